@@ -1,0 +1,14 @@
+import { loadConfig } from "../src/config.js";
+import { migrateToLatest } from "../src/db/migrate.js";
+import { openConfiguredDatabase } from "../src/db/open.js";
+import { seedDemo } from "../src/seed/seed.js";
+
+const config = loadConfig();
+const database = openConfiguredDatabase(config);
+try {
+  await migrateToLatest(database.db);
+  const result = await seedDemo({ database, config, log: console });
+  console.log(result?.summary);
+} finally {
+  await database.close();
+}

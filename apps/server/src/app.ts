@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { MESSAGES } from "@unheard/shared";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { Database } from "./db/database.js";
+import { AppError, registerErrorHandler } from "./errors.js";
+import type { App } from "./http.js";
+import { createMailer, type Mailer } from "./lib/mail.js";
+import { createRateLimiter } from "./lib/rate-limit.js";
+import { createAuth } from "./modules/auth/auth.js";
+import { authRoutes } from "./modules/auth/auth.routes.js";
+import { createAuthService } from "./modules/auth/auth.service.js";
+import { healthRoutes } from "./modules/health/health.routes.js";
+import { createUsersRepo } from "./modules/users/users.repo.js";
+import { usersRoutes } from "./modules/users/users.routes.js";
+import { createUsersService } from "./modules/users/users.service.js";
+
+/** What the app is built from; tests pass their own. */
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions["logger"];
+};
+
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+/** Build the whole server (plugins, routes, error handling); never listens. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === "true",
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:", "https:"],
+        mediaSrc: ["'self'", "blob:"],
+        frameSrc: ["https://w.soundcloud.com"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: config.publicUrl.startsWith("https://") ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Unheard API", version: "1.0.0", description: "Discover, track and verify unreleased songs." },
+      components: {
+        securitySchemes: { session: { type: "apiKey", in: "cookie", name: "unheard.session_token" } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  // Cookie sessions + SameSite=Lax still let a same-site page post; refuse writes from foreign origins.
+  const allowedOrigin = new URL(config.publicUrl).origin;
+  app.addHook("onRequest", async (req) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return;
+    const origin = req.headers.origin;
+    if (!origin) return;
+    const host = req.headers.host;
+    if (origin === allowedOrigin || (host && origin.replace(/^https?:\/\//, "") === host)) return;
+    throw new AppError("forbidden", MESSAGES.forbiddenOrigin);
+  });
+
+  const mailer =
+    deps.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const limiter = createRateLimiter(database);
+  const auth = createAuth({ config, database, mailer });
+  const authService = createAuthService({ auth, limiter });
+  const usersService = createUsersService({ users: createUsersRepo(database), waitlistGate: config.waitlistGate });
+
+  healthRoutes(app, { database });
+  authRoutes(app, { authService, usersService, config });
+  usersRoutes(app, { authService, usersService });
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
+  return app;
+}
+
+/** Serve the built web app; unknown non-API paths get index.html, unknown API paths a JSON 404. */
+async function serveWeb(app: App, dist: string): Promise<void> {
+  const indexFile = path.join(dist, "index.html");
+  const hasWeb = existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        // Vite's hashed assets never change; index.html always revalidates.
+        if (file.includes(`${path.sep}assets${path.sep}`))
+          res.header("cache-control", "public, max-age=31536000, immutable");
+      },
+    });
+  }
+  const indexHtml = hasWeb ? readFileSync(indexFile, "utf8") : undefined;
+  app.setNotFoundHandler((req, reply) => {
+    const urlPath = req.url.split("?")[0] ?? "/";
+    if (
+      indexHtml &&
+      (req.method === "GET" || req.method === "HEAD") &&
+      !urlPath.startsWith("/api/") &&
+      urlPath !== "/api"
+    ) {
+      return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(indexHtml);
+    }
+    return reply.status(404).send({ error: { code: "not_found", message: `No route ${req.method} ${urlPath}` } });
+  });
+}

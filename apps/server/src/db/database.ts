@@ -1,0 +1,92 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.js";
+
+/** Which engine a Database runs on. */
+export type Dialect = "sqlite" | "postgres";
+
+/** An open database: the Kysely instance, its dialect and how to close it. */
+export type Database = {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Run fn in one write transaction (BEGIN IMMEDIATE on SQLite so writers queue instead of failing). */
+  tx<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+/** better-sqlite3 binds neither booleans nor Dates; convert them at the driver edge. */
+function toSqliteParam(v: unknown): unknown {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (v instanceof Date) return v.toISOString();
+  return v;
+}
+
+function wrapSqlite(raw: SQLite.Database): SQLite.Database {
+  const prepare = raw.prepare.bind(raw);
+  return new Proxy(raw, {
+    get(target, prop, receiver) {
+      if (prop !== "prepare") return Reflect.get(target, prop, receiver);
+      return (source: string) => {
+        const stmt = prepare(source);
+        return new Proxy(stmt, {
+          get(s, p, r) {
+            const value = Reflect.get(s, p, r);
+            if ((p === "all" || p === "run" || p === "get" || p === "iterate") && typeof value === "function") {
+              return (...args: unknown[]) =>
+                value.apply(
+                  s,
+                  args.map((a) => (Array.isArray(a) ? a.map(toSqliteParam) : toSqliteParam(a))),
+                );
+            }
+            return typeof value === "function" ? value.bind(s) : value;
+          },
+        });
+      };
+    },
+  });
+}
+
+/** Open SQLite at `file` (WAL, foreign keys, busy timeout) or PostgreSQL at `url`. */
+export function openDatabase(opts: { url?: string | undefined; file?: string; poolSize?: number }): Database {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // An idle client that loses its server must not crash the process.
+    pool.on("error", () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: "postgres",
+      tx: (fn) => db.transaction().execute(fn),
+      close: () => db.destroy(),
+    };
+  }
+  const file = opts.file ?? ":memory:";
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new SQLite(file);
+  raw.pragma("journal_mode = WAL");
+  raw.pragma("foreign_keys = ON");
+  raw.pragma("busy_timeout = 5000");
+  raw.pragma("synchronous = NORMAL");
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: wrapSqlite(raw) }) });
+  return {
+    db,
+    dialect: "sqlite",
+    // Kysely's SQLite driver holds one connection; inside it we own BEGIN/COMMIT ourselves.
+    tx: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn as unknown as Transaction<DB>);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => {});
+          throw err;
+        }
+      }),
+    close: () => db.destroy(),
+  };
+}

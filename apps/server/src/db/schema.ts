@@ -1,0 +1,234 @@
+import type { ColumnType } from "kysely";
+
+/** Timestamps: ISO strings in, ISO text (SQLite) or Date (PostgreSQL) out; map with toIso(). */
+export type Timestamp = ColumnType<string | Date, string, string>;
+export type NullableTimestamp = ColumnType<string | Date | null, string | null | undefined, string | null>;
+/** Booleans: 0/1 on SQLite, boolean on PostgreSQL; map with Boolean(). */
+export type Bool = ColumnType<boolean | number, boolean | undefined, boolean>;
+/** Integers that may come back as strings (PostgreSQL bigint, count(*)). */
+export type Int = ColumnType<number, number | undefined, number>;
+
+export type UserTable = {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: Bool;
+  image: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  username: string;
+  username_key: string;
+  role: ColumnType<string, string | undefined, string>;
+  points: Int;
+  bio: ColumnType<string, string | undefined, string>;
+  is_public: Bool;
+  is_artist: Bool;
+  is_verified: Bool;
+  is_placeholder: Bool;
+  upload_count: Int;
+  off_waitlist: Bool;
+  instagram: string | null;
+  twitter: string | null;
+  website: string | null;
+};
+
+export type SessionTable = {
+  id: string;
+  expires_at: Timestamp;
+  token: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  user_id: string;
+};
+
+export type AccountTable = {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  user_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: NullableTimestamp;
+  refresh_token_expires_at: NullableTimestamp;
+  scope: string | null;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type VerificationTable = {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type AdminTable = {
+  user_id: string;
+  permissions: string;
+  added_by: string | null;
+  added_at: Timestamp;
+  last_active: NullableTimestamp;
+};
+
+export type SongTable = {
+  id: string;
+  title: string;
+  title_key: string;
+  genre: string;
+  release_date: string | null;
+  soundcloud_url: string | null;
+  submitted_by: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  verified_at: NullableTimestamp;
+  verified_by: string | null;
+  upvotes: Int;
+  downvotes: Int;
+  favorite_count: Int;
+  report_count: Int;
+  version: Int;
+  is_hidden: Bool;
+  last_edited_by: string | null;
+  last_edited_at: NullableTimestamp;
+  audio_key: string | null;
+  audio_mime: string | null;
+  audio_size: number | null;
+  audio_sha256: string | null;
+  duration_sec: number | null;
+  sample_rate: number | null;
+  channels: number | null;
+  audio_min: number | null;
+  audio_max: number | null;
+  audio_mean: number | null;
+  silence_ratio: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type SongArtistTable = { song_id: string; artist_id: string; position: number };
+
+export type VoteTable = {
+  song_id: string;
+  user_id: string;
+  value: number;
+  reason: string | null;
+  details: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type FavoriteTable = { song_id: string; user_id: string; created_at: Timestamp };
+export type FollowTable = { follower_id: string; artist_id: string; created_at: Timestamp };
+
+export type ReportTable = {
+  id: string;
+  song_id: string;
+  user_id: string;
+  reason: string;
+  details: ColumnType<string, string | undefined, string>;
+  status: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+  processed_at: NullableTimestamp;
+  processed_by: string | null;
+};
+
+export type EditSuggestionTable = {
+  id: string;
+  song_id: string;
+  base_version: number;
+  original: string;
+  suggested: string;
+  reason: string;
+  status: ColumnType<string, string | undefined, string>;
+  submitted_by: string;
+  submitted_at: Timestamp;
+  reviewed_by: string | null;
+  reviewed_at: NullableTimestamp;
+  review_notes: string | null;
+};
+
+export type SongHistoryTable = {
+  id: string;
+  song_id: string;
+  version: number;
+  previous: string;
+  comment: string | null;
+  edited_by: string | null;
+  edited_at: Timestamp;
+};
+
+export type WaitlistEntryTable = { id: string; name: string; email: string; created_at: Timestamp };
+export type WaitlistApprovalTable = { email: string; approved_by: string | null; approved_at: Timestamp };
+export type FingerprintTable = { hash: number; song_id: string; offset: number };
+
+export type PointsLedgerTable = {
+  id: string;
+  user_id: string;
+  delta: number;
+  reason: string;
+  ref: string | null;
+  created_at: Timestamp;
+};
+
+export type RateLimitTable = { key: string; count: Int; expires_at: number };
+
+export type AuditLogTable = {
+  id: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  details: string;
+  created_at: Timestamp;
+};
+
+export type NotificationTable = {
+  id: string;
+  user_id: string;
+  kind: string;
+  payload: string;
+  read_at: NullableTimestamp;
+  created_at: Timestamp;
+};
+
+export type JobTable = {
+  id: string;
+  kind: string;
+  payload: string;
+  status: ColumnType<string, string | undefined, string>;
+  attempts: Int;
+  last_error: string | null;
+  run_after: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** The whole relational model of DESIGN §4. */
+export type DB = {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  admin: AdminTable;
+  song: SongTable;
+  song_artist: SongArtistTable;
+  vote: VoteTable;
+  favorite: FavoriteTable;
+  follow: FollowTable;
+  report: ReportTable;
+  edit_suggestion: EditSuggestionTable;
+  song_history: SongHistoryTable;
+  waitlist_entry: WaitlistEntryTable;
+  waitlist_approval: WaitlistApprovalTable;
+  fingerprint: FingerprintTable;
+  points_ledger: PointsLedgerTable;
+  rate_limit: RateLimitTable;
+  audit_log: AuditLogTable;
+  notification: NotificationTable;
+  job: JobTable;
+};

@@ -1,0 +1,87 @@
+import { MESSAGES } from "@unheard/shared";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/** Stable error codes of the API, each with its HTTP status. */
+const STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  email_not_verified: 403,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  username_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_token: 400,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+/** Code of an AppError. */
+export type ErrorCode = keyof typeof STATUS;
+
+/** The one error type the server throws on purpose; the handler maps it to HTTP. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields: Record<string, string> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.status = STATUS[code];
+    this.fields = opts.fields;
+    this.headers = opts.headers;
+  }
+}
+
+/** Map any error to `{ error: { code, message } }`; never leaks internals for 5xx. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const v of err.validation) {
+        const key = v.instancePath.replace(/^\//, "").replaceAll("/", ".") || "body";
+        fields[key] ??= v.message ?? "Invalid value";
+      }
+      const first = Object.values(fields)[0] ?? MESSAGES.badRequest;
+      return reply.status(400).send({ error: { code: "validation_failed", message: first, fields } });
+    }
+    const status = typeof err.statusCode === "number" ? err.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err }, "request failed");
+      return reply.status(500).send({ error: { code: "internal", message: MESSAGES.internal } });
+    }
+    // Fastify's own 4xx (malformed JSON, body too large, wrong content type).
+    const code =
+      status === 413
+        ? "payload_too_large"
+        : status === 415
+          ? "unsupported_media_type"
+          : status === 429
+            ? "rate_limited"
+            : "bad_request";
+    const message =
+      status === 413
+        ? MESSAGES.payloadTooLarge
+        : status === 415
+          ? MESSAGES.unsupportedMediaType
+          : err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError
+            ? "Malformed JSON body"
+            : err.message || MESSAGES.badRequest;
+    return reply.status(status).send({ error: { code, message } });
+  });
+}

@@ -1,0 +1,52 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import nodemailer from "nodemailer";
+
+/** One outgoing message; `link` is the action link, logged when mail goes to the outbox. */
+export type MailMessage = { to: string; subject: string; text: string; html?: string; link?: string };
+
+/** Sends mail over SMTP, or writes .eml files to $DATA_DIR/mail when no SMTP_URL is set. */
+export type Mailer = { send(msg: MailMessage): Promise<void>; mode: "smtp" | "outbox" };
+
+/** Build the mailer for this configuration. */
+export function createMailer(opts: {
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      mode: "smtp",
+      async send(msg) {
+        await transport.sendMail({ from: opts.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+        opts.log.info({ to: msg.to, subject: msg.subject }, "mail sent");
+      },
+    };
+  }
+  const outbox = path.join(opts.dataDir, "mail");
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    mode: "outbox",
+    async send(msg) {
+      const info = await transport.sendMail({
+        from: opts.from,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.text,
+        html: msg.html,
+      });
+      await mkdir(outbox, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const safeTo = msg.to.replace(/[^a-zA-Z0-9@._+-]/g, "_");
+      const file = path.join(outbox, `${stamp}-${safeTo}.eml`);
+      await writeFile(file, info.message as Buffer);
+      opts.log.info(
+        { to: msg.to, subject: msg.subject, file, link: msg.link },
+        `mail written to outbox${msg.link ? `: ${msg.link}` : ""}`,
+      );
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@unheard/shared";
+import { betterAuth } from "better-auth";
+import type { Config } from "../../config.js";
+import type { Database } from "../../db/database.js";
+import { newId } from "../../lib/ids.js";
+import type { Mailer } from "../../lib/mail.js";
+import { createUsersRepo } from "../users/users.repo.js";
+import { authMails } from "./auth.mails.js";
+
+/** Better Auth on our own database, with our snake_case columns and our mail. */
+export function createAuth(deps: { config: Config; database: Database; mailer: Mailer }) {
+  const { config, database, mailer } = deps;
+  const users = createUsersRepo(database);
+  const mails = authMails(config);
+  const ts = { createdAt: "created_at", updatedAt: "updated_at" };
+  return betterAuth({
+    appName: "Unheard",
+    baseURL: config.publicUrl,
+    secret: config.authSecret,
+    database: { db: database.db, type: database.dialect },
+    telemetry: { enabled: false },
+    // Limits are ours (database-backed, shared by all instances); see lib/rate-limit.ts.
+    rateLimit: { enabled: false },
+    logger: { disabled: config.env === "test" },
+    user: {
+      fields: { emailVerified: "email_verified", ...ts },
+      additionalFields: {
+        username: { type: "string", required: false, input: false },
+        usernameKey: { type: "string", required: false, input: false, fieldName: "username_key" },
+        offWaitlist: { type: "boolean", required: false, input: false, fieldName: "off_waitlist" },
+      },
+    },
+    session: {
+      fields: { expiresAt: "expires_at", ipAddress: "ip_address", userAgent: "user_agent", userId: "user_id", ...ts },
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+    },
+    account: {
+      fields: {
+        accountId: "account_id",
+        providerId: "provider_id",
+        userId: "user_id",
+        accessToken: "access_token",
+        refreshToken: "refresh_token",
+        idToken: "id_token",
+        accessTokenExpiresAt: "access_token_expires_at",
+        refreshTokenExpiresAt: "refresh_token_expires_at",
+        ...ts,
+      },
+    },
+    verification: { fields: { expiresAt: "expires_at", ...ts } },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => mailer.send(mails.resetPassword(user.email, token)),
+      // Registering an e-mail that exists answers like a new sign-up; the owner gets a notice instead.
+      onExistingUserSignUp: async ({ user }) => mailer.send(mails.existingAccount(user.email)),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: 60 * 60 * 24,
+      sendVerificationEmail: async ({ user, token }) => mailer.send(mails.verifyEmail(user.email, token)),
+    },
+    advanced: {
+      cookiePrefix: "unheard",
+      useSecureCookies: config.publicUrl.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+      database: { generateId: () => newId() },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            const username = await users.freeUsername(user.email);
+            const offWaitlist = await users.isApprovedEmail(user.email);
+            return {
+              data: { ...user, name: username.name, username: username.name, usernameKey: username.key, offWaitlist },
+            };
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            await users.onSignIn(session.userId, config.superAdminEmail);
+          },
+        },
+      },
+    },
+  });
+}
+
+/** The Better Auth instance type. */
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,96 @@
+import { ADMIN_PERMISSIONS, defaultUsername, USERNAME_MAX_LENGTH } from "@unheard/shared";
+import type { Selectable } from "kysely";
+import type { Database } from "../../db/database.js";
+import type { UserTable } from "../../db/schema.js";
+import { nameKey } from "../../lib/text.js";
+import { nowIso } from "../../lib/time.js";
+
+/** A user row as read from either dialect. */
+export type UserRow = Selectable<UserTable>;
+
+/** SQL for users. */
+export function createUsersRepo(database: Database) {
+  const { db } = database;
+  return {
+    findById(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    findByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom("user").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+    },
+
+    async usernameTaken(key: string, exceptId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("user")
+        .select("id")
+        .where("username_key", "=", key)
+        .where("id", "!=", exceptId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Spec §4's default username (the e-mail's local part), made unique with a number when taken. */
+    async freeUsername(email: string): Promise<{ name: string; key: string }> {
+      const base =
+        defaultUsername(email)
+          .replace(/[^\p{L}\p{N}_.-]/gu, "_")
+          .slice(0, USERNAME_MAX_LENGTH - 4) || "user";
+      const padded = base.length < 2 ? `${base}_` : base;
+      for (let n = 1; n < 10_000; n++) {
+        const name = n === 1 ? padded : `${padded}${n}`;
+        const key = nameKey(name);
+        const taken = await db.selectFrom("user").select("id").where("username_key", "=", key).executeTakeFirst();
+        if (!taken) return { name, key };
+      }
+      const name = `${padded}${Date.now() % 100000}`;
+      return { name, key: nameKey(name) };
+    },
+
+    async isApprovedEmail(email: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("waitlist_approval")
+        .select("email")
+        .where("email", "=", email.toLowerCase())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    updateUsername(id: string, username: string): Promise<unknown> {
+      return db
+        .updateTable("user")
+        .set({ username, username_key: nameKey(username), updated_at: nowIso() })
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /** At each sign-in: the configured super admin gets its role and admin record (spec §6). */
+    async onSignIn(userId: string, superAdminEmail: string | undefined): Promise<void> {
+      const user = await db.selectFrom("user").select(["email", "role"]).where("id", "=", userId).executeTakeFirst();
+      if (!user) return;
+      const now = nowIso();
+      if (superAdminEmail && user.email === superAdminEmail) {
+        await database.tx(async (trx) => {
+          await trx
+            .updateTable("user")
+            .set({ role: "super_admin", off_waitlist: true, updated_at: now })
+            .where("id", "=", userId)
+            .execute();
+          const permissions = JSON.stringify(Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, true])));
+          await trx
+            .insertInto("admin")
+            .values({ user_id: userId, permissions, added_by: null, added_at: now, last_active: now })
+            .onConflict((oc) => oc.column("user_id").doUpdateSet({ last_active: now }))
+            .execute();
+        });
+        return;
+      }
+      if (user.role === "admin" || user.role === "super_admin") {
+        await db.updateTable("admin").set({ last_active: now }).where("user_id", "=", userId).execute();
+      }
+    },
+  };
+}
+
+/** The users repo type. */
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

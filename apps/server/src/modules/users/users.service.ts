@@ -1,0 +1,67 @@
+import { MESSAGES, type Me, ROLES, type Role, roleFlags } from "@unheard/shared";
+import { AppError } from "../../errors.js";
+import { nameKey } from "../../lib/text.js";
+import { toIso } from "../../lib/time.js";
+import type { UserRow, UsersRepo } from "./users.repo.js";
+
+function asRole(role: string): Role {
+  return (ROLES as readonly string[]).includes(role) ? (role as Role) : "user";
+}
+
+/** The profile the API shows its owner (spec §3/§4 with the derived flags of §6). */
+export function toMe(row: UserRow, waitlistGate: boolean): Me {
+  const role = asRole(row.role);
+  const flags = roleFlags(role);
+  const offWaitlist = Boolean(row.off_waitlist);
+  return {
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    role,
+    points: Number(row.points),
+    bio: row.bio,
+    isPublic: Boolean(row.is_public),
+    isArtist: Boolean(row.is_artist),
+    isVerified: Boolean(row.is_verified),
+    isEmailVerified: Boolean(row.email_verified),
+    uploadCount: Number(row.upload_count),
+    offWaitlist,
+    socialLinks: { instagram: row.instagram, twitter: row.twitter, website: row.website },
+    createdAt: toIso(row.created_at),
+    ...flags,
+    waitlisted: waitlistGate && !offWaitlist && !flags.isAdmin,
+  };
+}
+
+/** Profile rules: reading your own profile and renaming yourself. */
+export function createUsersService(deps: { users: UsersRepo; waitlistGate: boolean }) {
+  const { users, waitlistGate } = deps;
+  return {
+    async me(userId: string): Promise<Me> {
+      const row = await users.findById(userId);
+      if (!row) throw new AppError("unauthorized", MESSAGES.signInRequired);
+      return toMe(row, waitlistGate);
+    },
+
+    async updateProfile(userId: string, input: { username: string }): Promise<Me> {
+      if (await users.usernameTaken(nameKey(input.username), userId)) {
+        throw new AppError("username_taken", MESSAGES.usernameTaken, { fields: { username: MESSAGES.usernameTaken } });
+      }
+      try {
+        await users.updateUsername(userId, input.username);
+      } catch (err) {
+        // Two renames racing for one name: the unique index decides.
+        if (/unique|duplicate/i.test(String((err as Error).message))) {
+          throw new AppError("username_taken", MESSAGES.usernameTaken, {
+            fields: { username: MESSAGES.usernameTaken },
+          });
+        }
+        throw err;
+      }
+      return this.me(userId);
+    },
+  };
+}
+
+/** The users service type. */
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../constants.js";
+import { MESSAGES } from "../messages.js";
+
+export const emailSchema = z
+  .string({ error: MESSAGES.enterEmailFirst })
+  .trim()
+  .min(1, MESSAGES.enterEmailFirst)
+  .max(254, MESSAGES.invalidEmail)
+  .pipe(z.email(MESSAGES.invalidEmail))
+  .transform((e) => e.toLowerCase());
+
+export const passwordSchema = z
+  .string({ error: MESSAGES.passwordTooShort })
+  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const registerSchema = z
+  .object({
+    email: emailSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: MESSAGES.passwordsDoNotMatch }),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+    path: ["confirmPassword"],
+  });
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z
+    .string({ error: "Please enter your password" })
+    .min(1, "Please enter your password")
+    .max(PASSWORD_MAX_LENGTH),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const emailOnlySchema = z.object({ email: emailSchema });
+export type EmailOnlyInput = z.input<typeof emailOnlySchema>;
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string().min(1, MESSAGES.invalidToken).max(2000),
+    newPassword: passwordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+    path: ["confirmPassword"],
+  });
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, "Please enter your current password").max(PASSWORD_MAX_LENGTH),
+    newPassword: passwordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+    path: ["confirmPassword"],
+  });
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+
+export const verifyEmailQuerySchema = z.object({ token: z.string().min(1).max(2000) });

@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** Every error answer of the API. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const okSchema = z.object({ ok: z.literal(true), message: z.string().optional() });
+export type Ok = z.infer<typeof okSchema>;
