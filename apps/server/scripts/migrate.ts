@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import { loadConfig } from "../src/config.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { openConfiguredDatabase } from "../src/db/open.js";
 
+if (existsSync(".env")) process.loadEnvFile(".env");
 const config = loadConfig();
 const database = openConfiguredDatabase(config);
 try {

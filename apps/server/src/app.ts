@@ -17,11 +17,13 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { AppError, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
+import { createEventBus } from "./lib/events.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
+import { eventsRoutes } from "./modules/events/events.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createUsersRepo } from "./modules/users/users.repo.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
@@ -43,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === "true",
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -77,6 +79,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
+  // While shutting down, answers close their connection so keep-alive sockets do not hold the process.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_req, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+
   // Cookie sessions + SameSite=Lax still let a same-site page post; refuse writes from foreign origins.
   const allowedOrigin = new URL(config.publicUrl).origin;
   app.addHook("onRequest", async (req) => {
@@ -94,11 +105,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const limiter = createRateLimiter(database);
   const auth = createAuth({ config, database, mailer });
   const authService = createAuthService({ auth, limiter });
-  const usersService = createUsersService({ users: createUsersRepo(database), waitlistGate: config.waitlistGate });
+  const bus = await createEventBus(database, { url: database.url, log: app.log });
+  app.addHook("onClose", () => bus.close());
+  const usersService = createUsersService({ users: createUsersRepo(database), waitlistGate: config.waitlistGate, bus });
 
   healthRoutes(app, { database });
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
+  eventsRoutes(app, { bus, authService, usersService });
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST);

@@ -30,6 +30,7 @@ const envSchema = z.object({
   SEED_DEMO: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: bool(false),
 });
 
 /** Parsed, checked settings of one server process. */
@@ -48,6 +49,7 @@ export type Config = {
   seedDemo: boolean;
   logLevel: string;
   webDist: string | undefined;
+  trustProxy: boolean;
 };
 
 /** A bad setting; its message is one line naming the variable. */
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
+    trustProxy: e.TRUST_PROXY,
   };
 }
 

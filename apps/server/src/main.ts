@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { buildApp } from "./app.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { migrateToLatest } from "./db/migrate.js";
@@ -6,6 +7,8 @@ import { seedDemo } from "./seed/seed.js";
 
 /** Read config, open and migrate the database, listen; close cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  // A .env file in the working directory is read if present; real environment variables win.
+  if (existsSync(".env")) process.loadEnvFile(".env");
   let config: Config;
   try {
     config = loadConfig();

@@ -12,6 +12,8 @@ export type Dialect = "sqlite" | "postgres";
 export type Database = {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The PostgreSQL URL (for LISTEN/NOTIFY); undefined on SQLite. */
+  url?: string;
   /** Run fn in one write transaction (BEGIN IMMEDIATE on SQLite so writers queue instead of failing). */
   tx<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -59,6 +61,7 @@ export function openDatabase(opts: { url?: string | undefined; file?: string; po
     return {
       db,
       dialect: "postgres",
+      url: opts.url,
       tx: (fn) => db.transaction().execute(fn),
       close: () => db.destroy(),
     };

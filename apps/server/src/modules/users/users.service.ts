@@ -1,5 +1,6 @@
 import { MESSAGES, type Me, ROLES, type Role, roleFlags } from "@unheard/shared";
 import { AppError } from "../../errors.js";
+import type { EventBus } from "../../lib/events.js";
 import { nameKey } from "../../lib/text.js";
 import { toIso } from "../../lib/time.js";
 import type { UserRow, UsersRepo } from "./users.repo.js";
@@ -34,8 +35,8 @@ export function toMe(row: UserRow, waitlistGate: boolean): Me {
 }
 
 /** Profile rules: reading your own profile and renaming yourself. */
-export function createUsersService(deps: { users: UsersRepo; waitlistGate: boolean }) {
-  const { users, waitlistGate } = deps;
+export function createUsersService(deps: { users: UsersRepo; waitlistGate: boolean; bus: EventBus }) {
+  const { users, waitlistGate, bus } = deps;
   return {
     async me(userId: string): Promise<Me> {
       const row = await users.findById(userId);
@@ -58,6 +59,7 @@ export function createUsersService(deps: { users: UsersRepo; waitlistGate: boole
         }
         throw err;
       }
+      await bus.publish({ type: "me.changed", userId });
       return this.me(userId);
     },
   };

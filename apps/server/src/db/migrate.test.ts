@@ -1,0 +1,182 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { newId } from "../lib/ids.js";
+import { nowIso } from "../lib/time.js";
+import { createTestDatabase, describeEachDialect } from "../test/harness.js";
+import type { Database } from "./database.js";
+import { migrateToLatest } from "./migrate.js";
+
+const TABLES = [
+  "account",
+  "admin",
+  "audit_log",
+  "edit_suggestion",
+  "favorite",
+  "fingerprint",
+  "follow",
+  "job",
+  "notification",
+  "points_ledger",
+  "rate_limit",
+  "report",
+  "session",
+  "song",
+  "song_artist",
+  "song_history",
+  "user",
+  "verification",
+  "vote",
+  "waitlist_approval",
+  "waitlist_entry",
+];
+
+describeEachDialect("migrations", (dialect) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, drop } = await createTestDatabase(dialect));
+  });
+  afterAll(() => drop());
+
+  it("creates the whole data model, and a second run changes nothing", async () => {
+    const tables = await database.db.introspection.getTables();
+    const names = tables.map((t) => t.name).filter((n) => !n.startsWith("kysely_"));
+    expect(names.sort()).toEqual(TABLES);
+    expect(await migrateToLatest(database.db)).toEqual([]);
+  });
+
+  it("enforces the keys the rules rely on", async () => {
+    const { db } = database;
+    const now = nowIso();
+    const user = (id: string) => ({
+      id,
+      name: id,
+      email: `${id}@example.com`,
+      created_at: now,
+      updated_at: now,
+      username: id,
+      username_key: id,
+      image: null,
+      instagram: null,
+      twitter: null,
+      website: null,
+    });
+    await db
+      .insertInto("user")
+      .values([user("u1"), user("u2")])
+      .execute();
+    await expect(
+      db
+        .insertInto("user")
+        .values({ ...user("u3"), username_key: "u1" })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("user")
+        .values({ ...user("u4"), email: "u1@example.com" })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto("song")
+      .values({
+        id: "s1",
+        title: "T",
+        title_key: "t",
+        genre: "Pop",
+        release_date: null,
+        soundcloud_url: null,
+        submitted_by: "u1",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await expect(db.updateTable("song").set({ status: "weird" }).where("id", "=", "s1").execute()).rejects.toThrow();
+
+    // One vote per user and song.
+    const vote = {
+      song_id: "s1",
+      user_id: "u2",
+      value: 1,
+      reason: null,
+      details: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await db.insertInto("vote").values(vote).execute();
+    await expect(
+      db
+        .insertInto("vote")
+        .values({ ...vote, value: -1 })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("vote")
+        .values({ ...vote, user_id: "u1", value: 2 })
+        .execute(),
+    ).rejects.toThrow();
+    // One favourite per user and song.
+    await db.insertInto("favorite").values({ song_id: "s1", user_id: "u2", created_at: now }).execute();
+    await expect(
+      db.insertInto("favorite").values({ song_id: "s1", user_id: "u2", created_at: now }).execute(),
+    ).rejects.toThrow();
+    // One open report per user and song; closed ones do not count.
+    const report = { song_id: "s1", user_id: "u2", reason: "duplicate", created_at: now };
+    await db
+      .insertInto("report")
+      .values({ id: newId(), ...report })
+      .execute();
+    await expect(
+      db
+        .insertInto("report")
+        .values({ id: newId(), ...report })
+        .execute(),
+    ).rejects.toThrow();
+    await db.updateTable("report").set({ status: "resolved" }).execute();
+    await db
+      .insertInto("report")
+      .values({ id: newId(), ...report })
+      .execute();
+    // The verified-song bonus is paid once per song.
+    const bonus = { user_id: "u1", delta: 200, reason: "song_verified", ref: "s1", created_at: now };
+    await db
+      .insertInto("points_ledger")
+      .values({ id: newId(), ...bonus })
+      .execute();
+    await expect(
+      db
+        .insertInto("points_ledger")
+        .values({ id: newId(), ...bonus })
+        .execute(),
+    ).rejects.toThrow();
+    // Deleting a song takes its votes and favourites with it.
+    await db.deleteFrom("song").where("id", "=", "s1").execute();
+    const left = await sql<{
+      n: number;
+    }>`select (select count(*) from vote) + (select count(*) from favorite) as n`.execute(db);
+    expect(Number(left.rows[0]?.n)).toBe(0);
+  });
+
+  it("indexes the feeds", async () => {
+    const tables = await database.db.introspection.getTables();
+    expect(tables.find((t) => t.name === "fingerprint")).toBeDefined();
+    const indexQuery =
+      dialect === "sqlite"
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
+        : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
+    const names = (await indexQuery.execute(database.db)).rows.map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "song_status_created_idx",
+        "song_genre_favs_idx",
+        "song_title_key_idx",
+        "favorite_created_idx",
+        "song_artist_artist_idx",
+        "fingerprint_hash_idx",
+        "report_status_idx",
+        "edit_suggestion_status_idx",
+      ]),
+    );
+  });
+});

@@ -1,0 +1,123 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, DIALECTS, decodeQuotedPrintable } from "../test/harness.js";
+import { createMailer } from "./mail.js";
+
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return silent;
+  },
+  level: "silent",
+  silent() {},
+};
+type Log = Parameters<typeof createMailer>[0]["log"];
+
+/** A real SMTP server in this process that keeps what it receives. */
+function startSmtp(): Promise<{ port: number; received: { to: string[]; raw: string }[]; close(): Promise<void> }> {
+  const received: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (c: Buffer) => {
+        raw += c.toString("utf8");
+      });
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.server.address() as AddressInfo;
+      resolve({ port, received, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+}
+
+describe("mail", () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let dir: string;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    dir = mkdtempSync(path.join(tmpdir(), "unheard-mail-"));
+  });
+  afterAll(async () => {
+    await smtp.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes one valid .eml per message to the outbox without SMTP_URL", async () => {
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: "Unheard <no-reply@unheard.local>",
+      dataDir: dir,
+      log: silent as unknown as Log,
+    });
+    expect(mailer.mode).toBe("outbox");
+    await mailer.send({
+      to: "zoe@example.com",
+      subject: "Hello there",
+      text: "Open https://x.example/a?token=abc\n",
+      link: "https://x.example/a?token=abc",
+    });
+    const files = readdirSync(path.join(dir, "mail"));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T.*-zoe@example\.com\.eml$/);
+    const eml = readFileSync(path.join(dir, "mail", files[0] ?? ""), "utf8");
+    expect(eml).toMatch(/^From: Unheard <no-reply@unheard\.local>$/m);
+    expect(eml).toMatch(/^To: zoe@example\.com$/m);
+    expect(eml).toMatch(/^Subject: Hello there$/m);
+    expect(eml).toMatch(/^Message-ID: <.+>$/m);
+    expect(eml).toMatch(/^Date: .+$/m);
+    expect(decodeQuotedPrintable(eml)).toContain("https://x.example/a?token=abc");
+  });
+
+  it("sends through real SMTP when SMTP_URL is set", async () => {
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      from: "Unheard <no-reply@unheard.local>",
+      dataDir: dir,
+      log: silent as unknown as Log,
+    });
+    expect(mailer.mode).toBe("smtp");
+    await mailer.send({ to: "yan@example.com", subject: "Over the wire", text: "hello" });
+    const got = smtp.received.find((m) => m.to.includes("yan@example.com"));
+    expect(got?.raw).toContain("Subject: Over the wire");
+  });
+
+  for (const dialect of DIALECTS) {
+    it(`delivers the verification e-mail over SMTP during registration [${dialect}]`, async () => {
+      const ctx = await createTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+      try {
+        const res = await ctx.app.inject({
+          method: "POST",
+          url: "/api/auth/register",
+          payload: { email: "smtp-user@example.com", password: "secret1", confirmPassword: "secret1" },
+        });
+        expect(res.statusCode).toBe(201);
+        const got = smtp.received.find((m) => m.to.includes("smtp-user@example.com"));
+        expect(got).toBeDefined();
+        expect(decodeQuotedPrintable(got?.raw ?? "")).toMatch(
+          /http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/,
+        );
+        // Nothing went to the outbox.
+        expect(() => readdirSync(path.join(ctx.dataDir, "mail"))).toThrow();
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not become healthy");
+}
+
+describe("server process", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "unheard-main-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("migrates, seeds, serves, and shuts down cleanly on SIGTERM", async () => {
+    const port = await freePort();
+    let output = "";
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        DATABASE_URL: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await waitForHealth(`http://127.0.0.1:${port}/api/health`, child);
+    expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).toEqual({ status: "ok", db: "sqlite" });
+    // The first start prints the demo accounts.
+    expect(output).toContain("listener@unheard.local");
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@unheard.local", password: "admin123" }),
+    });
+    expect(login.status).toBe(200);
+    // A request in flight when SIGTERM arrives still gets its answer.
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@unheard.local", password: "admin123" }),
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGTERM");
+    expect((await inFlight).status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(output).toContain("shutting down");
+  }, 60_000);
+});

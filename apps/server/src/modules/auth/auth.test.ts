@@ -1,0 +1,388 @@
+import { MESSAGES } from "@unheard/shared";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  createTestApp,
+  describeEachDialect,
+  lastLink,
+  outboxFor,
+  sessionCookie,
+  signUp,
+  type TestContext,
+} from "../../test/harness.js";
+
+const post = (ctx: TestContext, url: string, payload: unknown, cookie?: string) =>
+  ctx.app.inject({ method: "POST", url, payload: payload as object, headers: cookie ? { cookie } : {} });
+
+describeEachDialect("accounts", (dialect) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect, { env: { SUPER_ADMIN_EMAIL: "boss@example.com" } });
+  });
+  afterAll(() => ctx.close());
+
+  it("registers, e-mails a verification link, verifies and logs in", async () => {
+    const reg = await post(ctx, "/api/auth/register", {
+      email: "Ann@Example.com",
+      password: "secret1",
+      confirmPassword: "secret1",
+    });
+    expect(reg.statusCode).toBe(201);
+    expect(reg.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
+    // Login is refused until the e-mail is verified.
+    const early = await post(ctx, "/api/auth/login", { email: "ann@example.com", password: "secret1" });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().error).toEqual({ code: "email_not_verified", message: MESSAGES.emailNotVerified });
+
+    const link = new URL(lastLink(ctx.dataDir, "ann@example.com", "/api/auth/verify-email"));
+    expect(link.origin).toBe("http://localhost:3000");
+    const verify = await ctx.app.inject({ method: "GET", url: `${link.pathname}${link.search}` });
+    expect(verify.statusCode).toBe(302);
+    expect(verify.headers.location).toBe("/login?verify=ok");
+
+    const login = await post(ctx, "/api/auth/login", { email: "ann@example.com", password: "secret1" });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().message).toBe(MESSAGES.loginSuccess);
+    const setCookie = String(login.headers["set-cookie"]);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(setCookie).not.toMatch(/Secure/);
+
+    const me = await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: sessionCookie(login) } });
+    expect(me.statusCode).toBe(200);
+    // Spec §4 defaults.
+    expect(me.json()).toMatchObject({
+      email: "ann@example.com",
+      username: "ann",
+      role: "user",
+      points: 0,
+      isPublic: false,
+      isAdmin: false,
+      canDeleteContent: false,
+      isEmailVerified: true,
+      offWaitlist: false,
+      waitlisted: true,
+    });
+  });
+
+  it("checks the registration form like the page does", async () => {
+    const mismatch = await post(ctx, "/api/auth/register", {
+      email: "b@example.com",
+      password: "secret1",
+      confirmPassword: "secret2",
+    });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error.fields.confirmPassword).toBe(MESSAGES.passwordsDoNotMatch);
+    const short = await post(ctx, "/api/auth/register", {
+      email: "b@example.com",
+      password: "12345",
+      confirmPassword: "12345",
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error.message).toBe(MESSAGES.passwordTooShort);
+    const badEmail = await post(ctx, "/api/auth/register", {
+      email: "nope",
+      password: "secret1",
+      confirmPassword: "secret1",
+    });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().error.fields.email).toBe(MESSAGES.invalidEmail);
+    const missing = await post(ctx, "/api/auth/register", {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.code).toBe("validation_failed");
+    const users = await ctx.database.db.selectFrom("user").select("id").where("email", "=", "b@example.com").execute();
+    expect(users).toHaveLength(0);
+  });
+
+  it("answers a second registration of an e-mail exactly like the first (no enumeration)", async () => {
+    await post(ctx, "/api/auth/register", {
+      email: "dup@example.com",
+      password: "secret1",
+      confirmPassword: "secret1",
+    });
+    const again = await post(ctx, "/api/auth/register", {
+      email: "DUP@example.com",
+      password: "other-pass",
+      confirmPassword: "other-pass",
+    });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
+    const rows = await ctx.database.db.selectFrom("user").select("id").where("email", "=", "dup@example.com").execute();
+    expect(rows).toHaveLength(1);
+    // The owner is told instead of the caller.
+    const mails = outboxFor(ctx.dataDir, "dup@example.com");
+    expect(mails).toHaveLength(2);
+    expect(mails[1]).toContain("already has an account");
+  });
+
+  it("refuses bad logins with one message whether or not the account exists", async () => {
+    await signUp(ctx, "carl@example.com", "right-pass");
+    const wrong = await post(ctx, "/api/auth/login", { email: "carl@example.com", password: "wrong-pass" });
+    const unknown = await post(ctx, "/api/auth/login", { email: "nobody@example.com", password: "wrong-pass" });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().error).toEqual({ code: "invalid_credentials", message: MESSAGES.loginFailed });
+    expect(wrong.headers["set-cookie"]).toBeUndefined();
+  });
+
+  it("resends the verification e-mail, answering the same for unknown e-mails", async () => {
+    await post(ctx, "/api/auth/register", {
+      email: "dana@example.com",
+      password: "secret1",
+      confirmPassword: "secret1",
+    });
+    const known = await post(ctx, "/api/auth/resend-verification", { email: "dana@example.com" });
+    const unknown = await post(ctx, "/api/auth/resend-verification", { email: "ghost@example.com" });
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual({ ok: true, message: MESSAGES.verificationSent });
+    expect(unknown.json()).toEqual(known.json());
+    expect(outboxFor(ctx.dataDir, "dana@example.com")).toHaveLength(2);
+    expect(outboxFor(ctx.dataDir, "ghost@example.com")).toHaveLength(0);
+  });
+
+  it("rejects forged or tampered verification links", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/auth/verify-email?token=forged" });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/login?verify=failed");
+    const json = await ctx.app.inject({
+      method: "GET",
+      url: "/api/auth/verify-email?token=forged",
+      headers: { accept: "application/json" },
+    });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().error.code).toBe("invalid_token");
+  });
+
+  it("logs out: the session no longer works", async () => {
+    const cookie = await signUp(ctx, "eve@example.com");
+    const out = await post(ctx, "/api/auth/logout", {}, cookie);
+    expect(out.statusCode).toBe(200);
+    expect(out.json().message).toBe(MESSAGES.logoutSuccess);
+    const me = await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+    expect(me.json().error.code).toBe("unauthorized");
+  });
+
+  it("resets a forgotten password by e-mail, once per link", async () => {
+    await signUp(ctx, "fay@example.com", "old-pass");
+    const ask = await post(ctx, "/api/auth/forgot-password", { email: "fay@example.com" });
+    const askUnknown = await post(ctx, "/api/auth/forgot-password", { email: "no-fay@example.com" });
+    expect(ask.statusCode).toBe(200);
+    expect(ask.json()).toEqual({ ok: true, message: MESSAGES.resetSent });
+    expect(askUnknown.json()).toEqual(ask.json());
+    const link = new URL(lastLink(ctx.dataDir, "fay@example.com", "/reset-password"));
+    const token = link.searchParams.get("token") ?? "";
+    const mismatch = await post(ctx, "/api/auth/reset-password", {
+      token,
+      newPassword: "new-pass",
+      confirmPassword: "nope-pass",
+    });
+    expect(mismatch.statusCode).toBe(400);
+    const reset = await post(ctx, "/api/auth/reset-password", {
+      token,
+      newPassword: "new-pass",
+      confirmPassword: "new-pass",
+    });
+    expect(reset.statusCode).toBe(200);
+    const reuse = await post(ctx, "/api/auth/reset-password", {
+      token,
+      newPassword: "other-pass",
+      confirmPassword: "other-pass",
+    });
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().error.code).toBe("invalid_token");
+    expect((await post(ctx, "/api/auth/login", { email: "fay@example.com", password: "old-pass" })).statusCode).toBe(
+      401,
+    );
+    expect((await post(ctx, "/api/auth/login", { email: "fay@example.com", password: "new-pass" })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("changes the password with the current one and ends the other sessions", async () => {
+    const first = await signUp(ctx, "gus@example.com", "pass-one");
+    const otherLogin = await post(ctx, "/api/auth/login", { email: "gus@example.com", password: "pass-one" });
+    const other = sessionCookie(otherLogin);
+    const wrong = await post(
+      ctx,
+      "/api/auth/change-password",
+      { currentPassword: "nope-nope", newPassword: "pass-two", confirmPassword: "pass-two" },
+      first,
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.fields.currentPassword).toBe(MESSAGES.currentPasswordWrong);
+    const visitor = await post(ctx, "/api/auth/change-password", {
+      currentPassword: "pass-one",
+      newPassword: "pass-two",
+      confirmPassword: "pass-two",
+    });
+    expect(visitor.statusCode).toBe(401);
+    const ok = await post(
+      ctx,
+      "/api/auth/change-password",
+      { currentPassword: "pass-one", newPassword: "pass-two", confirmPassword: "pass-two" },
+      first,
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe(MESSAGES.passwordUpdated);
+    const current = sessionCookie(ok);
+    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: current } })).statusCode).toBe(
+      200,
+    );
+    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: other } })).statusCode).toBe(401);
+    expect((await post(ctx, "/api/auth/login", { email: "gus@example.com", password: "pass-two" })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("makes SUPER_ADMIN_EMAIL super admin with a full admin record at sign-in", async () => {
+    const cookie = await signUp(ctx, "boss@example.com");
+    const me = (await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json();
+    expect(me).toMatchObject({
+      role: "super_admin",
+      isAdmin: true,
+      isSuperAdmin: true,
+      canDeleteContent: true,
+      waitlisted: false,
+    });
+    const admin = await ctx.database.db
+      .selectFrom("admin")
+      .selectAll()
+      .where("user_id", "=", me.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(admin.permissions)).toEqual({
+      canManageAdmins: true,
+      canVerifyArtists: true,
+      canManageReports: true,
+      canBulkImport: true,
+      canEditAllSongs: true,
+    });
+  });
+
+  it("lets no request set its own role, points or verification flags", async () => {
+    const reg = await post(ctx, "/api/auth/register", {
+      email: "mallory@example.com",
+      password: "secret1",
+      confirmPassword: "secret1",
+      role: "super_admin",
+      points: 9999,
+      emailVerified: true,
+      offWaitlist: true,
+    });
+    expect(reg.statusCode).toBe(201);
+    const row = await ctx.database.db
+      .selectFrom("user")
+      .selectAll()
+      .where("email", "=", "mallory@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row.role).toBe("user");
+    expect(Number(row.points)).toBe(0);
+    expect(Boolean(row.email_verified)).toBe(false);
+    expect(Boolean(row.off_waitlist)).toBe(false);
+    const cookie = await signUp(ctx, "trent@example.com");
+    const patch = await ctx.app.inject({
+      method: "PATCH",
+      url: "/api/me",
+      headers: { cookie },
+      payload: { username: "trent", role: "admin" },
+    });
+    expect(patch.statusCode).toBe(400);
+    const me = (await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json();
+    expect(me.role).toBe("user");
+  });
+
+  it("renames the profile; usernames are unique regardless of case", async () => {
+    const a = await signUp(ctx, "hal@example.com");
+    const b = await signUp(ctx, "ivy@example.com");
+    const ok = await ctx.app.inject({
+      method: "PATCH",
+      url: "/api/me",
+      headers: { cookie: a },
+      payload: { username: "  Night Owl " },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().username).toBe("Night Owl");
+    const taken = await ctx.app.inject({
+      method: "PATCH",
+      url: "/api/me",
+      headers: { cookie: b },
+      payload: { username: "night owl" },
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error).toMatchObject({ code: "username_taken", message: MESSAGES.usernameTaken });
+    const bad = await ctx.app.inject({
+      method: "PATCH",
+      url: "/api/me",
+      headers: { cookie: b },
+      payload: { username: "<script>" },
+    });
+    expect(bad.statusCode).toBe(400);
+    const visitor = await ctx.app.inject({ method: "PATCH", url: "/api/me", payload: { username: "x-visitor" } });
+    expect(visitor.statusCode).toBe(401);
+  });
+
+  it("gives new accounts unique default usernames from the e-mail", async () => {
+    await signUp(ctx, "sam@one.example");
+    await signUp(ctx, "sam@two.example");
+    const rows = await ctx.database.db
+      .selectFrom("user")
+      .select(["username"])
+      .where("email", "in", ["sam@one.example", "sam@two.example"])
+      .orderBy("created_at")
+      .execute();
+    expect(rows.map((r) => r.username)).toEqual(["sam", "sam2"]);
+  });
+});
+
+describeEachDialect("login and reset limits", (dialect) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+  });
+  afterAll(() => ctx.close());
+
+  it("limits login attempts per account with 429 and Retry-After", async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      codes.push(
+        (await post(ctx, "/api/auth/login", { email: "target@example.com", password: `guess-${i}` })).statusCode,
+      );
+    }
+    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+    const blocked = await post(ctx, "/api/auth/login", { email: "target@example.com", password: "guess-x" });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toEqual({ code: "rate_limited", message: MESSAGES.tooManyRequests });
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("limits login attempts per IP across accounts", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        remoteAddress: "10.9.9.9",
+        payload: { email: `spray-${i}@example.com`, password: "guess" },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((c) => c === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    // Another client is not affected.
+    const other = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      remoteAddress: "10.1.1.1",
+      payload: { email: "spray-x@example.com", password: "guess" },
+    });
+    expect(other.statusCode).toBe(401);
+  });
+
+  it("limits password reset requests per account", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await post(ctx, "/api/auth/forgot-password", { email: "reset-me@example.com" })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { describe } from "vitest";
+import { buildApp } from "../app.js";
+import { type Config, loadConfig } from "../config.js";
+import { type Database, type Dialect, openDatabase } from "../db/database.js";
+import { migrateToLatest } from "../db/migrate.js";
+import type { App } from "../http.js";
+import type { Mailer } from "../lib/mail.js";
+
+/** Dialects this run covers: TEST_DIALECTS=sqlite (default), postgres, or both. */
+export const DIALECTS: Dialect[] = (process.env.TEST_DIALECTS ?? "sqlite")
+  .split(",")
+  .map((d) => d.trim())
+  .filter((d): d is Dialect => d === "sqlite" || d === "postgres");
+
+/** Run a suite once per dialect, like Kysely's own tests. */
+export function describeEachDialect(name: string, fn: (dialect: Dialect) => void): void {
+  for (const dialect of DIALECTS) describe(`${name} [${dialect}]`, () => fn(dialect));
+}
+
+/** A fresh, migrated database of one dialect; dropped again by `drop()`. */
+export async function createTestDatabase(
+  dialect: Dialect,
+): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(path.join(tmpdir(), "unheard-db-"));
+    const database = openDatabase({ file: path.join(dir, "test.db") });
+    await migrateToLatest(database.db);
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set: run the PostgreSQL suite with `npm run test:pg`");
+  const name = `unheard_t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ url: url.toString(), poolSize: 20 });
+  await migrateToLatest(database.db);
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Everything an API test needs: the app (use inject), its database, data dir and outbox. */
+export type TestContext = {
+  app: App;
+  database: Database;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+};
+
+/** Build the app on a fresh database of `dialect`, with mail going to a temp outbox. */
+export async function createTestApp(
+  dialect: Dialect,
+  opts: { env?: Record<string, string>; mailer?: Mailer } = {},
+): Promise<TestContext> {
+  const { database, drop } = await createTestDatabase(dialect);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-data-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: "http://localhost:3000",
+    AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+    LOG_LEVEL: "silent",
+    ...opts.env,
+  });
+  const app = await buildApp({ config, database, logger: false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A second app instance on the same database (as another server process would be). */
+export async function createSiblingApp(ctx: TestContext): Promise<{ app: App; close(): Promise<void> }> {
+  // Its own connection pool, so it shares nothing in memory with the first instance.
+  const database =
+    ctx.database.dialect === "postgres" && ctx.database.url
+      ? openDatabase({ url: ctx.database.url, poolSize: 5 })
+      : ctx.database;
+  const app = await buildApp({ config: ctx.config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      if (database !== ctx.database) await database.close();
+    },
+  };
+}
+
+/** The .eml files in the outbox for one recipient, oldest first. */
+export function outboxFor(dataDir: string, email: string): string[] {
+  const dir = path.join(dataDir, "mail");
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files
+    .filter((f) => f.endsWith(`-${email}.eml`))
+    .sort()
+    .map((f) => readFileSync(path.join(dir, f), "utf8"));
+}
+
+/** Undo quoted-printable soft breaks and escapes, as a mail reader would. */
+export function decodeQuotedPrintable(s: string): string {
+  return s
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+}
+
+/** The last link in the newest message to `email` whose URL contains `pathPart`. */
+export function lastLink(dataDir: string, email: string, pathPart: string): string {
+  const mails = outboxFor(dataDir, email);
+  for (const raw of mails.reverse()) {
+    const text = decodeQuotedPrintable(raw);
+    const links = text.match(/https?:\/\/[^\s"<>]+/g) ?? [];
+    const hit = links.reverse().find((l) => l.includes(pathPart));
+    if (hit) return hit;
+  }
+  throw new Error(`no mail to ${email} with a link containing ${pathPart}`);
+}
+
+/** The session cookie from a response, as a Cookie header value. */
+export function sessionCookie(res: { headers: Record<string, unknown> }): string {
+  const raw = res.headers["set-cookie"];
+  const list = Array.isArray(raw) ? raw : raw ? [String(raw)] : [];
+  const cookie = list.find((c: string) => c.includes("session_token="));
+  if (!cookie) throw new Error("no session cookie in response");
+  return cookie.split(";")[0] ?? "";
+}
+
+/** Register, verify through the e-mailed link, and log in; returns the session cookie. */
+export async function signUp(ctx: TestContext, email: string, password = "secret123"): Promise<string> {
+  const reg = await ctx.app.inject({
+    method: "POST",
+    url: "/api/auth/register",
+    payload: { email, password, confirmPassword: password },
+  });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.body}`);
+  const link = new URL(lastLink(ctx.dataDir, email, "/api/auth/verify-email"));
+  const verify = await ctx.app.inject({ method: "GET", url: `${link.pathname}${link.search}` });
+  if (verify.statusCode !== 302 || !String(verify.headers.location).includes("verify=ok")) {
+    throw new Error(`verify failed: ${verify.statusCode} ${verify.headers.location}`);
+  }
+  const login = await ctx.app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  return sessionCookie(login);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "./messages.js";
+import { defaultUsername, roleFlags } from "./roles.js";
+import { changePasswordSchema, loginSchema, registerSchema } from "./schemas/auth.js";
+import { updateProfileSchema } from "./schemas/user.js";
+
+describe("roles (spec §6)", () => {
+  it("derives the flags of each role", () => {
+    expect(roleFlags("user")).toEqual({
+      isAdmin: false,
+      isSuperAdmin: false,
+      canManageUsers: false,
+      canManageContent: false,
+      canDeleteContent: false,
+    });
+    expect(roleFlags("verified_contributor").isAdmin).toBe(false);
+    expect(roleFlags("admin")).toEqual({
+      isAdmin: true,
+      isSuperAdmin: false,
+      canManageUsers: true,
+      canManageContent: true,
+      canDeleteContent: false,
+    });
+    expect(roleFlags("super_admin")).toEqual({
+      isAdmin: true,
+      isSuperAdmin: true,
+      canManageUsers: true,
+      canManageContent: true,
+      canDeleteContent: true,
+    });
+  });
+
+  it("defaults the username to the e-mail's local part (spec §4)", () => {
+    expect(defaultUsername("night.owl@example.com")).toBe("night.owl");
+  });
+});
+
+describe("account schemas (spec §5)", () => {
+  const issues = (r: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) =>
+    r.error?.issues.map((i) => [i.path.join("."), i.message]) ?? [];
+
+  it("requires matching passwords of at least 6 characters", () => {
+    expect(
+      issues(registerSchema.safeParse({ email: "a@b.co", password: "secret1", confirmPassword: "secret2" })),
+    ).toEqual([["confirmPassword", MESSAGES.passwordsDoNotMatch]]);
+    expect(issues(registerSchema.safeParse({ email: "a@b.co", password: "12345", confirmPassword: "12345" }))).toEqual([
+      ["password", MESSAGES.passwordTooShort],
+    ]);
+    expect(registerSchema.parse({ email: " A@B.co ", password: "secret1", confirmPassword: "secret1" }).email).toBe(
+      "a@b.co",
+    );
+  });
+
+  it("asks for the e-mail first and checks its format", () => {
+    expect(issues(loginSchema.safeParse({ email: "", password: "x" }))[0]).toEqual(["email", MESSAGES.enterEmailFirst]);
+    expect(issues(loginSchema.safeParse({ email: "nope", password: "x" }))[0]).toEqual([
+      "email",
+      MESSAGES.invalidEmail,
+    ]);
+  });
+
+  it("checks the new password on change", () => {
+    const r = changePasswordSchema.safeParse({ currentPassword: "old", newPassword: "abc", confirmPassword: "abc" });
+    expect(issues(r)).toEqual([["newPassword", MESSAGES.passwordTooShort]]);
+  });
+
+  it("accepts only a username in a profile edit", () => {
+    expect(updateProfileSchema.safeParse({ username: "ok name" }).success).toBe(true);
+    expect(updateProfileSchema.safeParse({ username: "ok", role: "admin" }).success).toBe(false);
+    expect(updateProfileSchema.safeParse({ username: "a" }).success).toBe(false);
+  });
+});
