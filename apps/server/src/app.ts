@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -20,11 +21,18 @@ import type { App } from "./http.js";
 import { createEventBus } from "./lib/events.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
+import { createLocalStorage } from "./lib/storage.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
+import { createViewerResolver } from "./modules/auth/viewer.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { createSongsRepo } from "./modules/songs/songs.repo.js";
+import { songsRoutes } from "./modules/songs/songs.routes.js";
+import { createSongsService } from "./modules/songs/songs.service.js";
+import { soundcloudRoutes } from "./modules/soundcloud/soundcloud.routes.js";
+import { createSoundcloudService } from "./modules/soundcloud/soundcloud.service.js";
 import { createUsersRepo } from "./modules/users/users.repo.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { createUsersService } from "./modules/users/users.service.js";
@@ -68,6 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
 
+  await app.register(multipart);
+
   await app.register(swagger, {
     openapi: {
       info: { title: "Unheard API", version: "1.0.0", description: "Discover, track and verify unreleased songs." },
@@ -107,12 +117,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authService = createAuthService({ auth, limiter });
   const bus = await createEventBus(database, { url: database.url, log: app.log });
   app.addHook("onClose", () => bus.close());
-  const usersService = createUsersService({ users: createUsersRepo(database), waitlistGate: config.waitlistGate, bus });
+  const users = createUsersRepo(database);
+  const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus });
+  const viewers = createViewerResolver({ authService, users, waitlistGate: config.waitlistGate });
+  const storage = createLocalStorage(path.join(config.dataDir, "audio"));
+  const songsService = createSongsService({ database, songs: createSongsRepo(database), storage, bus });
+  const soundcloud = createSoundcloudService({
+    clientId: config.soundcloudClientId,
+    apiUrl: config.soundcloudApiUrl,
+    timeoutMs: config.soundcloudTimeoutMs,
+  });
 
   healthRoutes(app, { database });
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
   eventsRoutes(app, { bus, authService, usersService });
+  songsRoutes(app, { songsService, viewers, storage, config });
+  soundcloudRoutes(app, { soundcloud, viewers });
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST);

@@ -31,6 +31,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool(false),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(2048).default(50),
+  SOUNDCLOUD_CLIENT_ID: z.string().min(1).optional(),
+  SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
+  SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
 });
 
 /** Parsed, checked settings of one server process. */
@@ -50,6 +54,10 @@ export type Config = {
   logLevel: string;
   webDist: string | undefined;
   trustProxy: boolean;
+  maxUploadMb: number;
+  soundcloudClientId: string | undefined;
+  soundcloudApiUrl: string;
+  soundcloudTimeoutMs: number;
 };
 
 /** A bad setting; its message is one line naming the variable. */
@@ -83,6 +91,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
+    maxUploadMb: e.MAX_UPLOAD_MB,
+    soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
+    soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),
+    soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
   };
 }
 

@@ -14,10 +14,12 @@ const STATUS = {
   conflict: 409,
   username_taken: 409,
   payload_too_large: 413,
+  range_not_satisfiable: 416,
   unsupported_media_type: 415,
   invalid_token: 400,
   rate_limited: 429,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 

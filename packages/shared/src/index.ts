@@ -4,4 +4,5 @@ export * from "./roles.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";
+export * from "./schemas/song.js";
 export * from "./schemas/user.js";

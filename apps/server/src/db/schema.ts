@@ -106,6 +106,7 @@ export type SongTable = {
   audio_max: number | null;
   audio_mean: number | null;
   silence_ratio: number | null;
+  search_text: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -123,6 +124,9 @@ export type VoteTable = {
 };
 
 export type FavoriteTable = { song_id: string; user_id: string; created_at: Timestamp };
+/** SQLite only: the FTS5 trigram index over song.search_text. */
+export type SongFtsTable = { song_id: string; search_text: string };
+
 export type FollowTable = { follower_id: string; artist_id: string; created_at: Timestamp };
 
 export type ReportTable = {
@@ -217,6 +221,7 @@ export type DB = {
   admin: AdminTable;
   song: SongTable;
   song_artist: SongArtistTable;
+  song_fts: SongFtsTable;
   vote: VoteTable;
   favorite: FavoriteTable;
   follow: FollowTable;

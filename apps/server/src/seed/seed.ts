@@ -1,13 +1,24 @@
+import { createHash } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { ADMIN_PERMISSIONS, POINTS_FOR_VERIFIED_SONG, POINTS_PER_VOTE, VERIFICATION_THRESHOLD } from "@unheard/shared";
 import { hashPassword } from "better-auth/crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "kysely";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
+import { analyzeAudioFile, sniffAudio } from "../lib/audio.js";
 import { newId } from "../lib/ids.js";
+import { createLocalStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
 import { nowIso } from "../lib/time.js";
+import { encodeWav } from "../lib/wav.js";
+import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { DEMO_ACCOUNTS, DEMO_FANS, DEMO_SONGS } from "./demo-data.js";
+import { hashString, synthesizeTrack } from "./synth.js";
+
+const DEMO_SAMPLE_RATE = 22_050;
+const DEMO_SECONDS = 20;
 
 type Trx = Parameters<Parameters<Database["tx"]>[0]>[0];
 
@@ -27,6 +38,9 @@ export async function seedDemo(opts: {
   const hashes = new Map<string, string>();
   for (const a of DEMO_ACCOUNTS) hashes.set(a.email, await hashPassword(a.password));
   const fanHash = await hashPassword(`fan-${newId()}`);
+  const songsRepo = createSongsRepo(database);
+  const storage = createLocalStorage(path.join(opts.config.dataDir, "audio"));
+  const audio = await prepareAudio(opts.config.dataDir, storage);
 
   const created = await database.tx(async (trx) => {
     let songsCreated = 0;
@@ -70,6 +84,7 @@ export async function seedDemo(opts: {
       const songId = newId();
       // Spread creation times over the last weeks so "newest" and "trending" differ.
       const createdAt = new Date(Date.now() - (DEMO_SONGS.length - i) * 36e5 * 20).toISOString();
+      const clip = audio.get(s.title);
       const release =
         s.releaseInDays === undefined
           ? null
@@ -84,15 +99,25 @@ export async function seedDemo(opts: {
           release_date: release,
           soundcloud_url: s.soundcloud ?? null,
           submitted_by: submitter,
+          audio_key: clip?.key ?? null,
+          audio_mime: clip ? "audio/wav" : null,
+          audio_size: clip?.size ?? null,
+          audio_sha256: clip?.sha256 ?? null,
+          duration_sec: clip?.analysis.durationSec ?? null,
+          sample_rate: clip?.analysis.sampleRate ?? null,
+          channels: clip?.analysis.channels ?? null,
+          audio_min: clip?.analysis.stats.min ?? null,
+          audio_max: clip?.analysis.stats.max ?? null,
+          audio_mean: clip?.analysis.stats.mean ?? null,
+          silence_ratio: clip?.analysis.stats.silenceRatio ?? null,
           created_at: createdAt,
           updated_at: createdAt,
         })
         .execute();
-      for (const [pos, name] of s.artists.entries()) {
-        const artistId = await ensureArtist(trx, name);
-        await trx.insertInto("song_artist").values({ song_id: songId, artist_id: artistId, position: pos }).execute();
-        await trx.updateTable("user").set({ upload_count: sql`upload_count + 1` }).where("id", "=", artistId).execute();
-      }
+      const artistIds: string[] = [];
+      for (const name of s.artists) artistIds.push(await songsRepo.ensureArtist(trx, name));
+      await songsRepo.setArtists(trx, songId, artistIds);
+      await songsRepo.indexSearch(trx, songId, s.title, s.artists);
       const ups = Math.max(0, s.votes);
       const downs = Math.max(0, -s.votes);
       for (let v = 0; v < ups + downs; v++) {
@@ -197,39 +222,34 @@ async function ensureUser(
   return id;
 }
 
-/** A placeholder artist profile for a name (spec §3): placeholder e-mail, bio 'Music by {artist}'. */
-async function ensureArtist(trx: Trx, name: string): Promise<string> {
-  const key = nameKey(name);
-  const existing = await trx.selectFrom("user").select("id").where("username_key", "=", key).executeTakeFirst();
-  if (existing) return existing.id;
-  const id = newId();
-  const now = nowIso();
-  await trx
-    .insertInto("user")
-    .values({
-      id,
-      name,
-      email: `artist-${id}@placeholder.unheard.invalid`,
-      email_verified: false,
-      image: null,
-      created_at: now,
-      updated_at: now,
-      username: name,
-      username_key: key,
-      bio: `Music by ${name}`,
-      is_artist: true,
-      is_placeholder: true,
-      instagram: null,
-      twitter: null,
-      website: null,
-    })
-    .execute();
-  return id;
-}
-
 async function ledger(trx: Trx, userId: string, delta: number, reason: string, ref: string): Promise<void> {
   await trx
     .insertInto("points_ledger")
     .values({ id: newId(), user_id: userId, delta, reason, ref, created_at: nowIso() })
     .execute();
+}
+
+type DemoClip = { key: string; size: number; sha256: string; analysis: Awaited<ReturnType<typeof analyzeAudioFile>> };
+
+/** Synthesize each demo song's audio once and store it like an upload. */
+async function prepareAudio(
+  dataDir: string,
+  storage: ReturnType<typeof createLocalStorage>,
+): Promise<Map<string, DemoClip>> {
+  const clips = new Map<string, DemoClip>();
+  const tmp = path.join(dataDir, "tmp");
+  await mkdir(tmp, { recursive: true });
+  for (const s of DEMO_SONGS) {
+    const wav = encodeWav(synthesizeTrack(hashString(s.title), DEMO_SECONDS, DEMO_SAMPLE_RATE), DEMO_SAMPLE_RATE);
+    const sha256 = createHash("sha256").update(wav).digest("hex");
+    const key = `demo-${sha256.slice(0, 16)}.wav`;
+    const format = sniffAudio(wav);
+    if (!format) throw new Error("demo audio is not recognised as WAV");
+    const file = path.join(tmp, `${key}.tmp`);
+    await writeFile(file, wav);
+    const analysis = await analyzeAudioFile(file, format);
+    await storage.putFile(key, file);
+    clips.set(s.title, { key, size: wav.length, sha256, analysis });
+  }
+  return clips;
 }

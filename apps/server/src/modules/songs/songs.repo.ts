@@ -1,0 +1,367 @@
+import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from "kysely";
+import type { Database } from "../../db/database.js";
+import type { DB, SongTable } from "../../db/schema.js";
+import { newId } from "../../lib/ids.js";
+import { searchNormalize } from "../../lib/search-text.js";
+import { nameKey } from "../../lib/text.js";
+import { nowIso } from "../../lib/time.js";
+
+/** A song row as read from either dialect. */
+export type SongRow = Selectable<SongTable>;
+
+/** Home feed filters (spec §2 Home, DESIGN §5 release filters). */
+export type FeedFilters = {
+  genre: string;
+  release: "all" | "all_unreleased" | "dated" | "undated" | "released";
+  next7: boolean;
+};
+
+/** Keyset position in the newest feed. */
+export type NewestCursor = { createdAt: string; id: string };
+
+type Db = Kysely<DB>;
+
+const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (n: number) => new Date(Date.now() + n * 864e5).toISOString().slice(0, 10);
+
+/** The filters as a WHERE expression on `song`. */
+function filterExpr(eb: ExpressionBuilder<DB, "song">, f: FeedFilters): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [eb("song.status", "=", "verified"), eb("song.is_hidden", "=", false)];
+  if (f.genre !== "All") parts.push(eb("song.genre", "=", f.genre));
+  const t = today();
+  if (f.release === "all_unreleased")
+    parts.push(eb.or([eb("song.release_date", "is", null), eb("song.release_date", ">=", t)]));
+  if (f.release === "dated") parts.push(eb("song.release_date", "is not", null));
+  if (f.release === "undated") parts.push(eb("song.release_date", "is", null));
+  if (f.release === "released") parts.push(eb("song.release_date", "<", t));
+  if (f.next7) parts.push(eb.and([eb("song.release_date", ">=", t), eb("song.release_date", "<=", inDays(7))]));
+  return eb.and(parts);
+}
+
+/** SQL for songs, their artists, favourites and history. */
+export function createSongsRepo(database: Database) {
+  const { db, dialect } = database;
+  return {
+    findById(id: string, trx: Db = db): Promise<SongRow | undefined> {
+      return trx.selectFrom("song").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    findByIds(ids: string[]): Promise<SongRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom("song").selectAll().where("id", "in", ids).execute();
+    },
+
+    /** Newest verified songs, keyset-paginated on (created_at, id) from song_status_created_idx. */
+    newest(f: FeedFilters, cursor: NewestCursor | undefined, limit: number): Promise<SongRow[]> {
+      return db
+        .selectFrom("song")
+        .selectAll()
+        .where((eb) => {
+          const base = filterExpr(eb, f);
+          if (!cursor) return base;
+          return eb.and([
+            base,
+            eb.or([
+              eb("song.created_at", "<", cursor.createdAt),
+              eb.and([eb("song.created_at", "=", cursor.createdAt), eb("song.id", "<", cursor.id)]),
+            ]),
+          ]);
+        })
+        .orderBy("song.created_at", "desc")
+        .orderBy("song.id", "desc")
+        .limit(limit)
+        .execute();
+    },
+
+    /** Songs liked in the last 7 days, most recent likes first, then earliest release (spec §9). */
+    trending(f: FeedFilters, offset: number, limit: number): Promise<(SongRow & { recent_likes: number })[]> {
+      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
+      return db
+        .selectFrom("favorite")
+        .innerJoin("song", "song.id", "favorite.song_id")
+        .selectAll("song")
+        .select(sql<number>`count(*)`.as("recent_likes"))
+        .where("favorite.created_at", ">=", weekAgo)
+        .where((eb) => filterExpr(eb, f))
+        .groupBy("song.id")
+        .orderBy("recent_likes", "desc")
+        .orderBy(sql`song.release_date is null`)
+        .orderBy("song.release_date", "asc")
+        .orderBy("song.id")
+        .offset(offset)
+        .limit(limit)
+        .execute();
+    },
+
+    /** A user's favourites, newest first, keyset on (favorite.created_at, song_id); pending songs never show. */
+    favoritesOf(userId: string, cursor: NewestCursor | undefined, limit: number) {
+      return db
+        .selectFrom("favorite")
+        .innerJoin("song", "song.id", "favorite.song_id")
+        .selectAll("song")
+        .select("favorite.created_at as favorited_at")
+        .where("favorite.user_id", "=", userId)
+        .where("song.status", "=", "verified")
+        .where("song.is_hidden", "=", false)
+        .where((eb) =>
+          cursor
+            ? eb.or([
+                eb("favorite.created_at", "<", cursor.createdAt),
+                eb.and([eb("favorite.created_at", "=", cursor.createdAt), eb("song.id", "<", cursor.id)]),
+              ])
+            : eb.val(true),
+        )
+        .orderBy("favorite.created_at", "desc")
+        .orderBy("song.id", "desc")
+        .limit(limit)
+        .execute();
+    },
+
+    /** Candidate songs for a search: FTS5 trigram index on SQLite, pg_trgm on PostgreSQL; ranked by the caller. */
+    async searchCandidates(query: string, max: number): Promise<SongRow[]> {
+      const q = searchNormalize(query);
+      if (!q) return [];
+      if (dialect === "postgres") {
+        return db.transaction().execute(async (trx) => {
+          // Low thresholds: the caller applies the real one, so both engines rank the same candidates.
+          await sql`select set_config('pg_trgm.similarity_threshold', '0.1', true), set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(
+            trx,
+          );
+          return trx
+            .selectFrom("song")
+            .selectAll()
+            .where("is_hidden", "=", false)
+            .where("status", "=", "verified")
+            .where((eb) =>
+              eb.or([
+                eb("search_text", "like", `%${q}%`),
+                sql<SqlBool>`search_text % ${q}`,
+                sql<SqlBool>`${q} <% search_text`,
+              ]),
+            )
+            .orderBy(sql`word_similarity(${q}, search_text)`, "desc")
+            .limit(max)
+            .execute();
+        });
+      }
+      const grams = new Set<string>();
+      for (let i = 0; i + 3 <= q.length; i++) grams.add(q.slice(i, i + 3));
+      const ids =
+        grams.size === 0
+          ? await db
+              .selectFrom("song")
+              .select("id as song_id")
+              .where("search_text", "like", `%${q}%`)
+              .limit(max)
+              .execute()
+          : await db
+              .selectFrom("song_fts")
+              .select("song_id")
+              .where(sql<SqlBool>`song_fts match ${[...grams].map((g) => `"${g.replaceAll('"', '""')}"`).join(" OR ")}`)
+              .orderBy(sql`rank`)
+              .limit(max)
+              .execute();
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("song")
+        .selectAll()
+        .where(
+          "id",
+          "in",
+          ids.map((r) => r.song_id),
+        )
+        .where("is_hidden", "=", false)
+        .where("status", "=", "verified")
+        .execute();
+    },
+
+    /** Spec §9 recommendation sources. */
+    async recommendationSources(userId: string | undefined) {
+      const visible = (eb: ExpressionBuilder<DB, "song">) =>
+        eb.and([eb("song.status", "=", "verified"), eb("song.is_hidden", "=", false)]);
+      const followed = userId
+        ? await db
+            .selectFrom("follow")
+            .innerJoin("song_artist", "song_artist.artist_id", "follow.artist_id")
+            .innerJoin("song", "song.id", "song_artist.song_id")
+            .selectAll("song")
+            .where("follow.follower_id", "=", userId)
+            .where(visible)
+            .orderBy("song.created_at", "desc")
+            .limit(10)
+            .execute()
+        : [];
+      const electronic = await db
+        .selectFrom("song")
+        .selectAll()
+        .where(visible)
+        .where("genre", "=", "Electronic")
+        .orderBy("favorite_count", "desc")
+        .orderBy("id")
+        .limit(5)
+        .execute();
+      const latest = await db
+        .selectFrom("song")
+        .selectAll()
+        .where(visible)
+        .orderBy("created_at", "desc")
+        .limit(5)
+        .execute();
+      const favorites = userId
+        ? new Set(
+            (await db.selectFrom("favorite").select("song_id").where("user_id", "=", userId).execute()).map(
+              (r) => r.song_id,
+            ),
+          )
+        : new Set<string>();
+      return { followed, electronic, latest, favorites };
+    },
+
+    /** Artists of songs, in credit order. */
+    artistsOf(songIds: string[], trx: Db = db) {
+      if (songIds.length === 0) return Promise.resolve([]);
+      return trx
+        .selectFrom("song_artist")
+        .innerJoin("user", "user.id", "song_artist.artist_id")
+        .select(["song_artist.song_id", "song_artist.position", "user.id", "user.username"])
+        .where("song_artist.song_id", "in", songIds)
+        .orderBy("song_artist.song_id")
+        .orderBy("song_artist.position")
+        .execute();
+    },
+
+    usernames(ids: string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom("user").select(["id", "username"]).where("id", "in", ids).execute();
+    },
+
+    async viewerState(userId: string, songIds: string[]) {
+      if (songIds.length === 0) return { favorites: new Set<string>(), votes: new Map<string, number>() };
+      const [favs, votes] = await Promise.all([
+        db
+          .selectFrom("favorite")
+          .select("song_id")
+          .where("user_id", "=", userId)
+          .where("song_id", "in", songIds)
+          .execute(),
+        db
+          .selectFrom("vote")
+          .select(["song_id", "value"])
+          .where("user_id", "=", userId)
+          .where("song_id", "in", songIds)
+          .execute(),
+      ]);
+      return {
+        favorites: new Set(favs.map((f) => f.song_id)),
+        votes: new Map(votes.map((v) => [v.song_id, Number(v.value)])),
+      };
+    },
+
+    /** PostgreSQL: serialise uploads/edits of one title so the duplicate check and insert cannot interleave. */
+    async lockTitle(trx: Db, titleKey: string): Promise<void> {
+      if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`song:${titleKey}`}))`.execute(trx);
+    },
+
+    /** Another song with this title and any of these artists (case-insensitive). */
+    async findDuplicate(trx: Db, titleKey: string, artistKeys: string[], exceptId?: string) {
+      let q = trx
+        .selectFrom("song")
+        .innerJoin("song_artist", "song_artist.song_id", "song.id")
+        .innerJoin("user", "user.id", "song_artist.artist_id")
+        .select("song.id")
+        .where("song.title_key", "=", titleKey)
+        .where("user.username_key", "in", artistKeys);
+      if (exceptId) q = q.where("song.id", "!=", exceptId);
+      return q.executeTakeFirst();
+    },
+
+    /** The artist profile for a name, creating a placeholder (spec §3) when there is none. */
+    async ensureArtist(trx: Db, name: string): Promise<string> {
+      const key = nameKey(name);
+      const existing = await trx
+        .selectFrom("user")
+        .select(["id", "is_artist"])
+        .where("username_key", "=", key)
+        .executeTakeFirst();
+      if (existing) {
+        if (!existing.is_artist)
+          await trx.updateTable("user").set({ is_artist: true }).where("id", "=", existing.id).execute();
+        return existing.id;
+      }
+      const id = newId();
+      const now = nowIso();
+      await trx
+        .insertInto("user")
+        .values({
+          id,
+          name,
+          email: `artist-${id}@placeholder.unheard.invalid`,
+          email_verified: false,
+          image: null,
+          created_at: now,
+          updated_at: now,
+          username: name,
+          username_key: key,
+          bio: `Music by ${name}`,
+          is_artist: true,
+          is_placeholder: true,
+          instagram: null,
+          twitter: null,
+          website: null,
+        })
+        .execute();
+      return id;
+    },
+
+    /** Credit artists on a song; each artist's uploadCount moves with the credit. */
+    async setArtists(trx: Db, songId: string, artistIds: string[]): Promise<void> {
+      const old = await trx.selectFrom("song_artist").select("artist_id").where("song_id", "=", songId).execute();
+      const oldIds = new Set(old.map((r) => r.artist_id));
+      const newIds = new Set(artistIds);
+      await trx.deleteFrom("song_artist").where("song_id", "=", songId).execute();
+      for (const [position, artistId] of artistIds.entries()) {
+        await trx.insertInto("song_artist").values({ song_id: songId, artist_id: artistId, position }).execute();
+      }
+      const added = artistIds.filter((id) => !oldIds.has(id));
+      const removed = [...oldIds].filter((id) => !newIds.has(id));
+      if (added.length)
+        await trx.updateTable("user").set({ upload_count: sql`upload_count + 1` }).where("id", "in", added).execute();
+      if (removed.length)
+        await trx.updateTable("user").set({ upload_count: sql`upload_count - 1` }).where("id", "in", removed).execute();
+    },
+
+    /** Keep the search index in step with the song's title and artists. */
+    async indexSearch(trx: Db, songId: string, title: string, artists: string[]): Promise<void> {
+      const text = searchNormalize([title, ...artists].join(" "));
+      await trx.updateTable("song").set({ search_text: text }).where("id", "=", songId).execute();
+      if (dialect === "sqlite") {
+        await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
+        await trx.insertInto("song_fts").values({ song_id: songId, search_text: text }).execute();
+      }
+    },
+
+    async deleteSearch(trx: Db, songId: string): Promise<void> {
+      if (dialect === "sqlite") await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
+    },
+
+    history(songId: string) {
+      return db
+        .selectFrom("song_history")
+        .leftJoin("user", "user.id", "song_history.edited_by")
+        .select([
+          "song_history.version",
+          "song_history.previous",
+          "song_history.comment",
+          "song_history.edited_at",
+          "user.id as editor_id",
+          "user.username as editor_name",
+        ])
+        .where("song_history.song_id", "=", songId)
+        .orderBy("song_history.version", "desc")
+        .execute();
+    },
+  };
+}
+
+/** The songs repo type. */
+export type SongsRepo = ReturnType<typeof createSongsRepo>;

@@ -1,0 +1,288 @@
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, rm } from "node:fs/promises";
+import path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  editResultSchema,
+  editSongSchema,
+  errorBodySchema,
+  favoriteStateSchema,
+  feedQuerySchema,
+  MESSAGES,
+  searchQuerySchema,
+  searchResultSchema,
+  songHistorySchema,
+  songPageSchema,
+  songSchema,
+  uploadSongSchema,
+} from "@unheard/shared";
+import { z } from "zod";
+import type { Config } from "../../config.js";
+import { AppError } from "../../errors.js";
+import type { App } from "../../http.js";
+import { sniffAudio } from "../../lib/audio.js";
+import { newId } from "../../lib/ids.js";
+import type { AudioStorage } from "../../lib/storage.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { SongsService } from "./songs.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const pageQuery = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(48).default(24),
+});
+
+/** A single `bytes=` range (suffix and open-ended forms too), or undefined when it cannot be served. */
+function parseRange(header: string, size: number): { start: number; end: number } | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (!m[1] && !m[2])) return undefined;
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  return start < size && start <= end ? { start, end } : undefined;
+}
+
+/** Songs: feeds, search, detail, audio, upload, edit, delete, favourites. */
+export function songsRoutes(
+  app: App,
+  deps: { songsService: SongsService; viewers: ViewerResolver; storage: AudioStorage; config: Config },
+) {
+  const { songsService, viewers, storage, config } = deps;
+  const tags = ["songs"];
+  const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
+  const tmpDir = path.join(config.dataDir, "tmp");
+
+  app.get(
+    "/api/songs",
+    { schema: { tags, querystring: feedQuerySchema, response: { 200: songPageSchema, 400: errorBodySchema } } },
+    async (req) => songsService.feed(req.query, await viewers.viewer(req)),
+  );
+
+  app.get(
+    "/api/search",
+    { schema: { tags, querystring: searchQuerySchema, response: { 200: searchResultSchema, 400: errorBodySchema } } },
+    async (req) => {
+      const page = await songsService.search(req.query, await viewers.viewer(req));
+      return { songs: page.items, nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    "/api/songs/recommendations",
+    { schema: { tags, response: { 200: z.object({ items: z.array(songSchema) }) } } },
+    async (req) => ({
+      items: await songsService.recommendations(await viewers.viewer(req)),
+    }),
+  );
+
+  app.get(
+    "/api/me/favorites",
+    { schema: { tags, querystring: pageQuery, response: { 200: songPageSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
+      return songsService.favorites(viewer, req.query.cursor, req.query.limit);
+    },
+  );
+
+  app.get(
+    "/api/songs/:id",
+    { schema: { tags, params: idParams, response: { 200: songSchema, ...errors } } },
+    async (req) => songsService.get(req.params.id, await viewers.viewer(req)),
+  );
+
+  app.get(
+    "/api/songs/:id/history",
+    { schema: { tags, params: idParams, response: { 200: songHistorySchema, ...errors } } },
+    async (req) => ({
+      items: await songsService.history(req.params.id, await viewers.viewer(req)),
+    }),
+  );
+
+  // The audio file, with Range support so the browser's player can seek.
+  app.get("/api/songs/:id/audio", { schema: { tags, params: idParams } }, async (req, reply) => {
+    const row = await songsService.visibleRow(req.params.id, await viewers.viewer(req));
+    if (!row.audio_key || !row.audio_mime) throw new AppError("not_found", MESSAGES.previewUnavailable);
+    const size = await storage.size(row.audio_key);
+    if (size === undefined) throw new AppError("not_found", MESSAGES.previewUnavailable);
+    const etag = `"${row.audio_sha256 ?? row.audio_key}"`;
+    let range: { start: number; end: number } | undefined;
+    if (req.headers.range) {
+      range = parseRange(req.headers.range, size);
+      if (!range) {
+        reply.header("content-range", `bytes */${size}`);
+        throw new AppError("range_not_satisfiable", "Requested range not satisfiable");
+      }
+    }
+    reply.header("accept-ranges", "bytes").header("etag", etag).header("x-content-type-options", "nosniff");
+    // The URL carries the content hash (?v=), so it can be cached for good.
+    const versioned = typeof (req.query as { v?: unknown }).v === "string";
+    reply.header("cache-control", versioned ? "public, max-age=31536000, immutable" : "public, max-age=300");
+    if (req.headers["if-none-match"] === etag) return reply.status(304).send();
+    reply.header("content-type", row.audio_mime);
+    if (!range) {
+      reply.header("content-length", size);
+      return reply.send(storage.read(row.audio_key));
+    }
+    const { start, end } = range;
+    reply
+      .status(206)
+      .header("content-range", `bytes ${start}-${end}/${size}`)
+      .header("content-length", end - start + 1);
+    return reply.send(storage.read(row.audio_key, { start, end }));
+  });
+
+  app.post(
+    "/api/songs",
+    {
+      schema: {
+        tags,
+        consumes: ["multipart/form-data"],
+        response: { 201: songSchema, ...errors, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
+      },
+      bodyLimit: maxBytes + 1024 * 1024,
+    },
+    async (req, reply) => {
+      const viewer = await viewers.member(req);
+      if (!req.isMultipart()) throw new AppError("unsupported_media_type", "Send the song as multipart/form-data");
+      await mkdir(tmpDir, { recursive: true });
+      const fields: Record<string, string[]> = {};
+      let file: { path: string; size: number; sha256: string } | undefined;
+      try {
+        for await (const part of req.parts({
+          limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 10_000 },
+        })) {
+          if (part.type === "field") {
+            const list = (fields[part.fieldname] ??= []);
+            list.push(String(part.value));
+            continue;
+          }
+          if (part.fieldname !== "audio" || file) {
+            part.file.resume();
+            continue;
+          }
+          const tempPath = path.join(tmpDir, `${newId()}.upload`);
+          const hash = createHash("sha256");
+          let size = 0;
+          file = { path: tempPath, size: 0, sha256: "" };
+          await pipeline(
+            part.file,
+            new Transform({
+              transform(chunk: Buffer, _enc, cb) {
+                hash.update(chunk);
+                size += chunk.length;
+                cb(null, chunk);
+              },
+            }),
+            createWriteStream(tempPath),
+          );
+          if (part.file.truncated)
+            throw new AppError("payload_too_large", `${MESSAGES.audioTooLarge} (max ${config.maxUploadMb} MB)`);
+          file = { path: tempPath, size, sha256: hash.digest("hex") };
+        }
+        // Artists come as repeated fields; a single JSON array is accepted too.
+        const artistValues = fields.artists ?? [];
+        const artists =
+          artistValues.length === 1 && artistValues[0]?.startsWith("[")
+            ? (JSON.parse(artistValues[0]) as unknown)
+            : artistValues;
+        const parsed = uploadSongSchema.safeParse({
+          title: fields.title?.[0] ?? "",
+          artists,
+          genre: fields.genre?.[0],
+          releaseDate: fields.releaseDate?.[0] ?? null,
+          soundcloudUrl: fields.soundcloudUrl?.[0] ?? null,
+        });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const field = String(issue?.path[0] ?? "body");
+          throw new AppError("validation_failed", issue?.message ?? MESSAGES.badRequest, {
+            fields: { [field]: issue?.message ?? "" },
+          });
+        }
+        if (!file || file.size === 0) {
+          throw new AppError("validation_failed", MESSAGES.uploadAudioRequired, {
+            fields: { audio: MESSAGES.uploadAudioRequired },
+          });
+        }
+        const head = Buffer.alloc(8192);
+        const fh = await open(file.path, "r");
+        const { bytesRead } = await fh.read(head, 0, head.length, 0);
+        await fh.close();
+        const format = sniffAudio(head.subarray(0, bytesRead));
+        if (!format)
+          throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported, {
+            fields: { audio: MESSAGES.audioUnsupported },
+          });
+        const uploaded = file;
+        file = undefined; // the service owns the temp file from here
+        const song = await songsService.upload(viewer, parsed.data, { ...uploaded, format });
+        return reply.status(201).send(song);
+      } catch (err) {
+        if (err instanceof SyntaxError) throw new AppError("validation_failed", MESSAGES.uploadRequiredFields);
+        const code = (err as { code?: string }).code;
+        if (code === "FST_REQ_FILE_TOO_LARGE")
+          throw new AppError("payload_too_large", `${MESSAGES.audioTooLarge} (max ${config.maxUploadMb} MB)`);
+        if (code === "FST_PARTS_LIMIT" || code === "FST_FILES_LIMIT" || code === "FST_FIELDS_LIMIT") {
+          throw new AppError("bad_request", "Too many form fields or files");
+        }
+        throw err;
+      } finally {
+        if (file) await rm(file.path, { force: true });
+      }
+    },
+  );
+
+  app.patch(
+    "/api/songs/:id",
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: editSongSchema,
+        response: { 200: editResultSchema, 202: editResultSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (req, reply) => {
+      const viewer = await viewers.member(req, "You must be logged in to propose an edit");
+      const result = await songsService.edit(viewer, req.params.id, req.body);
+      return reply.status(result.applied ? 200 : 202).send(result);
+    },
+  );
+
+  app.delete(
+    "/api/songs/:id",
+    {
+      schema: {
+        tags,
+        params: idParams,
+        response: { 200: z.object({ ok: z.literal(true), message: z.string() }), ...errors },
+      },
+    },
+    async (req) => {
+      await viewers.superAdmin(req);
+      await songsService.remove(req.params.id);
+      return { ok: true as const, message: MESSAGES.songDeleted };
+    },
+  );
+
+  for (const method of ["PUT", "DELETE"] as const) {
+    app.route({
+      method,
+      url: "/api/songs/:id/favorite",
+      schema: { tags, params: idParams, response: { 200: favoriteStateSchema, ...errors } },
+      handler: async (req) => {
+        const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
+        return songsService.setFavorite(viewer, req.params.id, method === "PUT");
+      },
+    });
+  }
+}

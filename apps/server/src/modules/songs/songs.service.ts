@@ -1,0 +1,462 @@
+import { rm } from "node:fs/promises";
+import {
+  type EditResult,
+  type FavoriteState,
+  GENRES,
+  MESSAGES,
+  RECOMMENDATIONS_LIMIT,
+  type Song,
+  type SongHistoryEntry,
+  type SongPage,
+} from "@unheard/shared";
+import type { Database } from "../../db/database.js";
+import { AppError } from "../../errors.js";
+import { type AudioFormat, analyzeAudioFile } from "../../lib/audio.js";
+import type { EventBus } from "../../lib/events.js";
+import { newId } from "../../lib/ids.js";
+import { searchNormalize, searchScore } from "../../lib/search-text.js";
+import type { AudioStorage } from "../../lib/storage.js";
+import { nameKey } from "../../lib/text.js";
+import { nowIso, toIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
+import type { FeedFilters, NewestCursor, SongRow, SongsRepo } from "./songs.repo.js";
+
+/** Validated song fields (upload and edit). */
+export type SongFields = {
+  title: string;
+  artists: string[];
+  genre: (typeof GENRES)[number];
+  releaseDate: string | null;
+  soundcloudUrl: string | null;
+};
+
+const SEARCH_CANDIDATES = 300;
+
+function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
+  if (!cursor) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (check(value)) return value;
+  } catch {}
+  throw new AppError("bad_request", "Invalid cursor");
+}
+
+const isNewestCursor = (v: unknown): v is NewestCursor =>
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as NewestCursor).createdAt === "string" &&
+  typeof (v as NewestCursor).id === "string";
+const isOffset = (v: unknown): v is { o: number } =>
+  typeof v === "object" && v !== null && Number.isInteger((v as { o: number }).o) && (v as { o: number }).o >= 0;
+
+/** Song rules: upload, read, feeds, search, favourites, edit, delete. */
+export function createSongsService(deps: {
+  database: Database;
+  songs: SongsRepo;
+  storage: AudioStorage;
+  bus: EventBus;
+}) {
+  const { database, songs, storage, bus } = deps;
+
+  /** Turn rows into API songs for one viewer, in the rows' order. */
+  async function hydrate(rows: SongRow[], viewer: Viewer | undefined): Promise<Song[]> {
+    const ids = rows.map((r) => r.id);
+    const [artists, people, state] = await Promise.all([
+      songs.artistsOf(ids),
+      songs.usernames([
+        ...new Set(rows.flatMap((r) => [r.submitted_by, r.last_edited_by]).filter((x): x is string => Boolean(x))),
+      ]),
+      viewer ? songs.viewerState(viewer.id, ids) : undefined,
+    ]);
+    const names = new Map(people.map((p) => [p.id, p.username]));
+    const ref = (id: string | null) => (id ? { id, username: names.get(id) ?? "deleted user" } : null);
+    return rows.map((r) => {
+      const vote = state?.votes.get(r.id);
+      const isOwner = Boolean(viewer && r.submitted_by === viewer.id);
+      const up = Number(r.upvotes);
+      const down = Number(r.downvotes);
+      return {
+        id: r.id,
+        title: r.title,
+        artists: artists.filter((a) => a.song_id === r.id).map((a) => ({ id: a.id, name: a.username })),
+        genre: (GENRES as readonly string[]).includes(r.genre) ? (r.genre as Song["genre"]) : "Other",
+        releaseDate: r.release_date,
+        soundcloudUrl: r.soundcloud_url,
+        status: r.status === "verified" ? "verified" : "pending",
+        verifiedAt: toIso(r.verified_at),
+        upvotes: up,
+        downvotes: down,
+        net: up - down,
+        favoriteCount: Number(r.favorite_count),
+        reportCount: Number(r.report_count),
+        version: Number(r.version),
+        isHidden: Boolean(r.is_hidden),
+        submittedBy: ref(r.submitted_by),
+        createdAt: toIso(r.created_at),
+        updatedAt: toIso(r.updated_at),
+        lastEditedAt: toIso(r.last_edited_at),
+        lastEditedBy: ref(r.last_edited_by),
+        audio:
+          r.audio_key && r.audio_mime
+            ? {
+                // Keyed by content so the file can be cached for a year.
+                url: `/api/songs/${r.id}/audio?v=${(r.audio_sha256 ?? "").slice(0, 16)}`,
+                mime: r.audio_mime,
+                size: Number(r.audio_size ?? 0),
+                durationSec: Number(r.duration_sec ?? 0),
+                sampleRate: Number(r.sample_rate ?? 0),
+                channels: Number(r.channels ?? 0),
+                stats: {
+                  min: Number(r.audio_min ?? 0),
+                  max: Number(r.audio_max ?? 0),
+                  mean: Number(r.audio_mean ?? 0),
+                  silenceRatio: Number(r.silence_ratio ?? 0),
+                },
+              }
+            : null,
+        isFavorite: state?.favorites.has(r.id) ?? false,
+        myVote: vote === 1 ? "up" : vote === -1 ? "down" : null,
+        isOwner,
+        canEdit: Boolean(viewer && (isOwner || viewer.isAdmin || viewer.role === "verified_contributor")),
+        canDelete: Boolean(viewer?.isSuperAdmin),
+      };
+    });
+  }
+
+  async function visibleRow(id: string, viewer: Viewer | undefined): Promise<SongRow> {
+    const row = await songs.findById(id);
+    // Hidden songs exist only for admins.
+    if (!row || (row.is_hidden && !viewer?.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
+    return row;
+  }
+
+  async function one(id: string, viewer: Viewer | undefined): Promise<Song> {
+    const [song] = await hydrate([await visibleRow(id, viewer)], viewer);
+    if (!song) throw new AppError("not_found", MESSAGES.songNotFound);
+    return song;
+  }
+
+  return {
+    hydrate,
+    get: one,
+
+    /** The row of a visible song (for audio streaming and page meta). */
+    visibleRow,
+
+    async feed(
+      q: { feed: "trending" | "newest"; cursor?: string | undefined; limit: number } & FeedFilters,
+      viewer: Viewer | undefined,
+    ): Promise<SongPage> {
+      if (q.feed === "trending") {
+        const offset = decodeCursor(q.cursor, isOffset)?.o ?? 0;
+        const rows = await songs.trending(q, offset, q.limit + 1);
+        const page = rows.slice(0, q.limit);
+        return {
+          items: await hydrate(page, viewer),
+          nextCursor: rows.length > q.limit ? encodeCursor({ o: offset + q.limit }) : null,
+        };
+      }
+      const rows = await songs.newest(q, decodeCursor(q.cursor, isNewestCursor), q.limit + 1);
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      return {
+        items: await hydrate(page, viewer),
+        nextCursor:
+          rows.length > q.limit && last ? encodeCursor({ createdAt: toIso(last.created_at), id: last.id }) : null,
+      };
+    },
+
+    /** Substring-, accent- and typo-tolerant search; exact title > prefix > fuzzy. */
+    async search(
+      q: { q: string; cursor?: string | undefined; limit: number },
+      viewer: Viewer | undefined,
+    ): Promise<SongPage> {
+      const query = searchNormalize(q.q);
+      const offset = decodeCursor(q.cursor, isOffset)?.o ?? 0;
+      const candidates = await songs.searchCandidates(q.q, SEARCH_CANDIDATES);
+      const artists = await songs.artistsOf(candidates.map((c) => c.id));
+      const scored = candidates
+        .map((row) => {
+          const names = artists.filter((a) => a.song_id === row.id).map((a) => searchNormalize(a.username));
+          return { row, score: searchScore(query, searchNormalize(row.title), names) };
+        })
+        .filter((s) => s.score > 0)
+        .sort(
+          (a, b) =>
+            b.score - a.score ||
+            Number(b.row.favorite_count) - Number(a.row.favorite_count) ||
+            a.row.id.localeCompare(b.row.id),
+        );
+      const page = scored.slice(offset, offset + q.limit).map((s) => s.row);
+      return {
+        items: await hydrate(page, viewer),
+        nextCursor: scored.length > offset + q.limit ? encodeCursor({ o: offset + q.limit }) : null,
+      };
+    },
+
+    async favorites(viewer: Viewer, cursor: string | undefined, limit: number): Promise<SongPage> {
+      const rows = await songs.favoritesOf(viewer.id, decodeCursor(cursor, isNewestCursor), limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: await hydrate(page, viewer),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor({ createdAt: toIso(last.favorited_at), id: last.id }) : null,
+      };
+    },
+
+    /** Spec §9: up to 10 from followed artists, 5 trending Electronic, 5 newest; deduplicated, not already liked. */
+    async recommendations(viewer: Viewer | undefined): Promise<Song[]> {
+      const src = await songs.recommendationSources(viewer?.id);
+      const seen = new Set<string>();
+      const picked: SongRow[] = [];
+      for (const row of [...src.followed, ...src.electronic, ...src.latest]) {
+        if (seen.has(row.id) || src.favorites.has(row.id)) continue;
+        seen.add(row.id);
+        picked.push(row);
+        if (picked.length === RECOMMENDATIONS_LIMIT) break;
+      }
+      return hydrate(picked, viewer);
+    },
+
+    async history(id: string, viewer: Viewer | undefined): Promise<SongHistoryEntry[]> {
+      await visibleRow(id, viewer);
+      const rows = await songs.history(id);
+      return rows.map((r) => ({
+        version: Number(r.version),
+        previous: JSON.parse(r.previous) as SongHistoryEntry["previous"],
+        comment: r.comment,
+        editedBy: r.editor_id ? { id: r.editor_id, username: r.editor_name ?? "" } : null,
+        editedAt: toIso(r.edited_at),
+      }));
+    },
+
+    /** Store and register an uploaded song. The temp file is consumed (moved or deleted) in every case. */
+    async upload(
+      viewer: Viewer,
+      fields: SongFields,
+      file: { path: string; format: AudioFormat; size: number; sha256: string },
+    ): Promise<Song> {
+      let stored: string | undefined;
+      try {
+        let analysis: Awaited<ReturnType<typeof analyzeAudioFile>>;
+        try {
+          analysis = await analyzeAudioFile(file.path, file.format);
+        } catch {
+          throw new AppError("bad_request", MESSAGES.audioUndecodable, {
+            fields: { audio: MESSAGES.audioUndecodable },
+          });
+        }
+        if (!Number.isFinite(analysis.durationSec) || analysis.durationSec < 0.5) {
+          throw new AppError("bad_request", MESSAGES.audioUndecodable, {
+            fields: { audio: MESSAGES.audioUndecodable },
+          });
+        }
+        const id = newId();
+        const key = `${id}-${file.sha256.slice(0, 12)}.${file.format.ext}`;
+        const titleKey = nameKey(fields.title);
+        const artistKeys = fields.artists.map(nameKey);
+        await storage.putFile(key, file.path);
+        stored = key;
+        const now = nowIso();
+        await database.tx(async (trx) => {
+          await songs.lockTitle(trx, titleKey);
+          // Checked inside the write transaction, so two uploads of one song cannot both pass.
+          if (await songs.findDuplicate(trx, titleKey, artistKeys)) {
+            throw new AppError("conflict", MESSAGES.duplicateSong);
+          }
+          const artistIds: string[] = [];
+          for (const name of fields.artists) artistIds.push(await songs.ensureArtist(trx, name));
+          await trx
+            .insertInto("song")
+            .values({
+              id,
+              title: fields.title,
+              title_key: titleKey,
+              genre: fields.genre,
+              release_date: fields.releaseDate,
+              soundcloud_url: fields.soundcloudUrl,
+              submitted_by: viewer.id,
+              audio_key: key,
+              audio_mime: file.format.mime,
+              audio_size: file.size,
+              audio_sha256: file.sha256,
+              duration_sec: analysis.durationSec,
+              sample_rate: analysis.sampleRate,
+              channels: analysis.channels,
+              audio_min: analysis.stats.min,
+              audio_max: analysis.stats.max,
+              audio_mean: analysis.stats.mean,
+              silence_ratio: analysis.stats.silenceRatio,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          await songs.setArtists(trx, id, artistIds);
+          await songs.indexSearch(trx, id, fields.title, fields.artists);
+        });
+        stored = undefined;
+        return one(id, viewer);
+      } finally {
+        // Nothing is left behind on failure: neither the temp file nor a stored copy.
+        await rm(file.path, { force: true });
+        if (stored) await storage.remove(stored);
+      }
+    },
+
+    /** Owner/admin edits apply (version+1, history row); verified contributors' go to admin review. */
+    async edit(viewer: Viewer, id: string, input: SongFields & { comment: string }): Promise<EditResult> {
+      const row = await visibleRow(id, viewer);
+      const isOwner = row.submitted_by === viewer.id;
+      const [current] = await hydrate([row], viewer);
+      if (!current) throw new AppError("not_found", MESSAGES.songNotFound);
+      const original = {
+        title: current.title,
+        artist: current.artists.map((a) => a.name).join(", "),
+        artists: current.artists.map((a) => a.name),
+        genre: current.genre,
+        releaseDate: current.releaseDate,
+        soundcloudUrl: current.soundcloudUrl,
+      };
+      if (!isOwner && !viewer.isAdmin) {
+        if (viewer.role !== "verified_contributor") throw new AppError("forbidden", MESSAGES.editNoPermission);
+        const suggestionId = newId();
+        const suggested = {
+          title: input.title,
+          artist: input.artists.join(", "),
+          artists: input.artists,
+          genre: input.genre,
+          releaseDate: input.releaseDate,
+          soundcloudUrl: input.soundcloudUrl,
+        };
+        await database.db
+          .insertInto("edit_suggestion")
+          .values({
+            id: suggestionId,
+            song_id: id,
+            base_version: Number(row.version),
+            original: JSON.stringify(original),
+            suggested: JSON.stringify(suggested),
+            reason: input.comment,
+            submitted_by: viewer.id,
+            submitted_at: nowIso(),
+            reviewed_by: null,
+            reviewed_at: null,
+            review_notes: null,
+          })
+          .execute();
+        return { applied: false, message: MESSAGES.editSubmittedForReview, suggestionId };
+      }
+      const titleKey = nameKey(input.title);
+      const now = nowIso();
+      await database.tx(async (trx) => {
+        await songs.lockTitle(trx, titleKey);
+        const fresh = await songs.findById(id, trx);
+        if (!fresh) throw new AppError("not_found", MESSAGES.songNotFound);
+        if (await songs.findDuplicate(trx, titleKey, input.artists.map(nameKey), id)) {
+          throw new AppError("conflict", MESSAGES.duplicateSong);
+        }
+        const version = Number(fresh.version);
+        await trx
+          .insertInto("song_history")
+          .values({
+            id: newId(),
+            song_id: id,
+            version,
+            previous: JSON.stringify({
+              title: original.title,
+              artists: original.artists,
+              genre: original.genre,
+              releaseDate: original.releaseDate,
+              soundcloudUrl: original.soundcloudUrl,
+            }),
+            comment: input.comment,
+            edited_by: viewer.id,
+            edited_at: now,
+          })
+          .execute();
+        const artistIds: string[] = [];
+        for (const name of input.artists) artistIds.push(await songs.ensureArtist(trx, name));
+        await trx
+          .updateTable("song")
+          .set({
+            title: input.title,
+            title_key: titleKey,
+            genre: input.genre,
+            release_date: input.releaseDate,
+            soundcloud_url: input.soundcloudUrl,
+            version: version + 1,
+            last_edited_by: viewer.id,
+            last_edited_at: now,
+            updated_at: now,
+          })
+          .where("id", "=", id)
+          .execute();
+        await songs.setArtists(trx, id, artistIds);
+        await songs.indexSearch(trx, id, input.title, input.artists);
+      });
+      await bus.publish({ type: "song.changed", songId: id, data: { version: Number(row.version) + 1 } });
+      return { applied: true, message: MESSAGES.editSaved, song: await one(id, viewer) };
+    },
+
+    /** Super admin: remove the song with its votes, favourites, fingerprints and audio file. */
+    async remove(id: string): Promise<void> {
+      const key = await database.tx(async (trx) => {
+        const row = await songs.findById(id, trx);
+        if (!row) throw new AppError("not_found", MESSAGES.songNotFound);
+        await songs.setArtists(trx, id, []);
+        await songs.deleteSearch(trx, id);
+        await trx.deleteFrom("song").where("id", "=", id).execute();
+        return row.audio_key;
+      });
+      if (key) await storage.remove(key);
+      await bus.publish({ type: "song.changed", songId: id, data: { deleted: true } });
+    },
+
+    /** Set the wanted favourite state; idempotent, counter moves only with the row. */
+    async setFavorite(viewer: Viewer, id: string, want: boolean): Promise<FavoriteState> {
+      await visibleRow(id, viewer);
+      const state = await database.tx(async (trx) => {
+        let changed = false;
+        if (want) {
+          const res = await trx
+            .insertInto("favorite")
+            .values({ song_id: id, user_id: viewer.id, created_at: nowIso() })
+            .onConflict((oc) => oc.columns(["user_id", "song_id"]).doNothing())
+            .executeTakeFirst();
+          changed = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+        } else {
+          const res = await trx
+            .deleteFrom("favorite")
+            .where("song_id", "=", id)
+            .where("user_id", "=", viewer.id)
+            .executeTakeFirst();
+          changed = Number(res.numDeletedRows) > 0;
+        }
+        if (changed) {
+          await trx
+            .updateTable("song")
+            .set((eb) => ({ favorite_count: eb("favorite_count", "+", want ? 1 : -1) }))
+            .where("id", "=", id)
+            .execute();
+        }
+        const row = await trx
+          .selectFrom("song")
+          .select("favorite_count")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        return { isFavorite: want, favoriteCount: Number(row.favorite_count), changed };
+      });
+      if (state.changed)
+        await bus.publish({ type: "song.changed", songId: id, data: { favoriteCount: state.favoriteCount } });
+      return { isFavorite: state.isFavorite, favoriteCount: state.favoriteCount };
+    },
+  };
+}
+
+/** The songs service type. */
+export type SongsService = ReturnType<typeof createSongsService>;

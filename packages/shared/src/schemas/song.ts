@@ -1,0 +1,214 @@
+import { z } from "zod";
+import { GENRES, RELEASE_FILTERS } from "../constants.js";
+import { MESSAGES } from "../messages.js";
+
+const SOUNDCLOUD_HOSTS = new Set(["soundcloud.com", "www.soundcloud.com", "m.soundcloud.com", "on.soundcloud.com"]);
+
+/** True for the SoundCloud links DESIGN §5 allows to be embedded. */
+export function isAllowedSoundcloudUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && SOUNDCLOUD_HOSTS.has(url.hostname) && url.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The SoundCloud widget URL for an allowed link. */
+export function soundcloudEmbedUrl(value: string): string {
+  return `https://w.soundcloud.com/player/?url=${encodeURIComponent(value)}&color=%238b5cf6&auto_play=false&visual=false`;
+}
+
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, MESSAGES.invalidReleaseDate)
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    MESSAGES.invalidReleaseDate,
+  );
+
+/** Optional date: '' and null mean "unknown". */
+export const releaseDateSchema = z
+  .union([isoDate, z.literal(""), z.null()])
+  .optional()
+  .transform((v) => (v ? v : null));
+
+export const soundcloudUrlSchema = z
+  .union([
+    z
+      .string()
+      .trim()
+      .max(500)
+      .refine((v) => v === "" || isAllowedSoundcloudUrl(v), MESSAGES.invalidSoundcloudUrl),
+    z.null(),
+  ])
+  .optional()
+  .transform((v) => (v ? v : null));
+
+const titleSchema = z
+  .string({ error: MESSAGES.uploadRequiredFields })
+  .trim()
+  .min(1, MESSAGES.uploadRequiredFields)
+  .max(200, "Title must be at most 200 characters");
+
+/** Primary artist required; blank additional artists dropped; duplicates (case-insensitive) removed. */
+export const artistsSchema = z
+  .array(z.string().max(100, "Artist names must be at most 100 characters"), { error: MESSAGES.uploadRequiredFields })
+  .max(10, "At most 10 artists")
+  .transform((list) => {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const raw of list) {
+      const name = raw.normalize("NFKC").trim().replace(/\s+/g, " ");
+      const key = name.toLowerCase();
+      if (!name || seen.has(key)) continue;
+      seen.add(key);
+      out.push(name);
+    }
+    return out;
+  })
+  .refine((list) => list.length > 0, MESSAGES.uploadRequiredFields);
+
+export const genreSchema = z.enum(GENRES, { error: MESSAGES.invalidGenre });
+
+/** Upload form fields (the audio file travels beside them in the multipart body). */
+export const uploadSongSchema = z.object({
+  title: titleSchema,
+  artists: artistsSchema,
+  genre: genreSchema,
+  releaseDate: releaseDateSchema,
+  soundcloudUrl: soundcloudUrlSchema,
+});
+export type UploadSongInput = z.input<typeof uploadSongSchema>;
+
+/** Edit form: the same fields plus the required comment. */
+export const editSongSchema = uploadSongSchema.extend({
+  comment: z.string({ error: MESSAGES.editCommentRequired }).trim().min(1, MESSAGES.editCommentRequired).max(1000),
+});
+export type EditSongInput = z.input<typeof editSongSchema>;
+
+export const artistRefSchema = z.object({ id: z.string(), name: z.string() });
+export const userRefSchema = z.object({ id: z.string(), username: z.string() });
+
+export const songAudioSchema = z.object({
+  url: z.string(),
+  mime: z.string(),
+  size: z.number(),
+  durationSec: z.number(),
+  sampleRate: z.number(),
+  channels: z.number(),
+  stats: z.object({ min: z.number(), max: z.number(), mean: z.number(), silenceRatio: z.number() }),
+});
+
+/** A song as the API shows it to one viewer (the viewer-specific flags are last). */
+export const songSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  artists: z.array(artistRefSchema),
+  genre: z.enum(GENRES),
+  releaseDate: z.string().nullable(),
+  soundcloudUrl: z.string().nullable(),
+  status: z.enum(["pending", "verified"]),
+  verifiedAt: z.string().nullable(),
+  upvotes: z.number(),
+  downvotes: z.number(),
+  net: z.number(),
+  favoriteCount: z.number(),
+  reportCount: z.number(),
+  version: z.number(),
+  isHidden: z.boolean(),
+  submittedBy: userRefSchema.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastEditedAt: z.string().nullable(),
+  lastEditedBy: userRefSchema.nullable(),
+  audio: songAudioSchema.nullable(),
+  isFavorite: z.boolean(),
+  myVote: z.enum(["up", "down"]).nullable(),
+  isOwner: z.boolean(),
+  canEdit: z.boolean(),
+  canDelete: z.boolean(),
+});
+export type Song = z.infer<typeof songSchema>;
+
+export const songPageSchema = z.object({ items: z.array(songSchema), nextCursor: z.string().nullable() });
+export type SongPage = z.infer<typeof songPageSchema>;
+
+/** Home feed query; filters live in the page URL with the same names. */
+export const feedQuerySchema = z.object({
+  feed: z.enum(["trending", "newest"]).default("newest"),
+  genre: z.enum(["All", ...GENRES]).default("All"),
+  release: z.enum(["all", ...RELEASE_FILTERS]).default("all"),
+  next7: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(48).default(24),
+});
+export type FeedQuery = z.input<typeof feedQuerySchema>;
+
+export const searchQuerySchema = z.object({
+  q: z.string().trim().min(1).max(100),
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(48).default(24),
+});
+
+export const searchResultSchema = z.object({
+  songs: z.array(songSchema),
+  nextCursor: z.string().nullable(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const favoriteStateSchema = z.object({ isFavorite: z.boolean(), favoriteCount: z.number() });
+export type FavoriteState = z.infer<typeof favoriteStateSchema>;
+
+/** Either the edit was applied, or (verified contributors) it went to admin review. */
+export const editResultSchema = z.discriminatedUnion("applied", [
+  z.object({ applied: z.literal(true), message: z.string(), song: songSchema }),
+  z.object({ applied: z.literal(false), message: z.string(), suggestionId: z.string() }),
+]);
+export type EditResult = z.infer<typeof editResultSchema>;
+
+export const songHistoryEntrySchema = z.object({
+  version: z.number(),
+  previous: z.object({
+    title: z.string(),
+    artists: z.array(z.string()),
+    genre: z.string(),
+    releaseDate: z.string().nullable(),
+    soundcloudUrl: z.string().nullable(),
+  }),
+  comment: z.string().nullable(),
+  editedBy: userRefSchema.nullable(),
+  editedAt: z.string(),
+});
+export const songHistorySchema = z.object({ items: z.array(songHistoryEntrySchema) });
+export type SongHistoryEntry = z.infer<typeof songHistoryEntrySchema>;
+
+export const soundcloudQuerySchema = z.object({
+  title: z
+    .string({ error: MESSAGES.soundcloudNeedsTitleArtist })
+    .trim()
+    .min(1, MESSAGES.soundcloudNeedsTitleArtist)
+    .max(200),
+  artist: z
+    .string({ error: MESSAGES.soundcloudNeedsTitleArtist })
+    .trim()
+    .min(1, MESSAGES.soundcloudNeedsTitleArtist)
+    .max(200),
+});
+export const soundcloudTrackSchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  permalink_url: z.string(),
+  artwork_url: z.string().nullable(),
+  user: z.object({ username: z.string() }),
+  duration: z.number(),
+});
+export const soundcloudMatchesSchema = z.object({
+  tracks: z.array(soundcloudTrackSchema),
+  message: z.string().optional(),
+});
+export type SoundcloudTrack = z.infer<typeof soundcloudTrackSchema>;
