@@ -161,8 +161,7 @@ export function songsRoutes(
           limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 10_000 },
         })) {
           if (part.type === "field") {
-            const list = (fields[part.fieldname] ??= []);
-            list.push(String(part.value));
+            fields[part.fieldname] = [...(fields[part.fieldname] ?? []), String(part.value)];
             continue;
           }
           if (part.fieldname !== "audio" || file) {

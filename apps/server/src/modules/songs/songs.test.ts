@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { member, mp3File, upload, verify, wavFile } from "../../test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
 
