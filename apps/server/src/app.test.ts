@@ -133,3 +133,37 @@ describeEachDialect("server basics", (dialect) => {
     expect(String(res.headers["content-security-policy"])).toContain("default-src 'self'");
   });
 });
+
+describeEachDialect("song page previews", (dialect) => {
+  let ctx: TestContext;
+  let webDir: string;
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), "unheard-web-"));
+    writeFileSync(
+      path.join(webDir, "index.html"),
+      "<!doctype html><head><title>Unheard</title></head><body>SPA</body>",
+    );
+    ctx = await createTestApp(dialect, { env: { WEB_DIST: webDir } });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it("serves /song/:id with the song's title and Open Graph tags, escaped", async () => {
+    const { member, upload } = await import("./test/fixtures.js");
+    const m = await member(ctx, "og@example.com");
+    const uploaded = await upload(ctx, m.cookie, { title: 'Quote "Song" <b>', artists: ["O&G"] });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const song = uploaded.json();
+    const res = await ctx.app.inject({ method: "GET", url: `/song/${song.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("<title>Quote &quot;Song&quot; &lt;b&gt; · O&amp;G · Unheard</title>");
+    expect(res.body).toContain(`<meta property="og:url" content="http://localhost:3000/song/${song.id}" />`);
+    expect(res.body).toContain('<meta property="og:title"');
+    expect(res.body).toContain("SPA");
+    const unknown = await ctx.app.inject({ method: "GET", url: "/song/nope" });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toContain("<title>Unheard</title>");
+  });
+});

@@ -136,12 +136,41 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   soundcloudRoutes(app, { soundcloud, viewers });
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
+  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath) => {
+    const m = /^\/song\/([^/]+)$/.exec(urlPath);
+    return m?.[1] ? songsService.pageMeta(decodeURIComponent(m[1]), config.publicUrl) : undefined;
+  });
   return app;
 }
 
+/** Title and Open Graph tags for a page, so shared links preview well. */
+export type PageMeta = { title: string; description: string; url: string; audioUrl?: string };
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** index.html with the page's title and Open Graph tags in its head. */
+function withMeta(html: string, meta: PageMeta): string {
+  const tags = [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:type" content="music.song" />`,
+    `<meta property="og:site_name" content="Unheard" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(meta.url)}" />`,
+    ...(meta.audioUrl ? [`<meta property="og:audio" content="${escapeHtml(meta.audioUrl)}" />`] : []),
+    `<meta name="twitter:card" content="summary" />`,
+  ].join("\n    ");
+  return html.replace(/<title>[^<]*<\/title>/, tags);
+}
+
 /** Serve the built web app; unknown non-API paths get index.html, unknown API paths a JSON 404. */
-async function serveWeb(app: App, dist: string): Promise<void> {
+async function serveWeb(
+  app: App,
+  dist: string,
+  metaFor: (urlPath: string) => Promise<PageMeta | undefined>,
+): Promise<void> {
   const indexFile = path.join(dist, "index.html");
   const hasWeb = existsSync(indexFile);
   if (hasWeb) {
@@ -157,7 +186,7 @@ async function serveWeb(app: App, dist: string): Promise<void> {
     });
   }
   const indexHtml = hasWeb ? readFileSync(indexFile, "utf8") : undefined;
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const urlPath = req.url.split("?")[0] ?? "/";
     if (
       indexHtml &&
@@ -165,7 +194,14 @@ async function serveWeb(app: App, dist: string): Promise<void> {
       !urlPath.startsWith("/api/") &&
       urlPath !== "/api"
     ) {
-      return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(indexHtml);
+      const meta = await metaFor(urlPath).catch((err) => {
+        req.log.warn({ err }, "page meta failed");
+        return undefined;
+      });
+      return reply
+        .type("text/html; charset=utf-8")
+        .header("cache-control", "no-cache")
+        .send(meta ? withMeta(indexHtml, meta) : indexHtml);
     }
     return reply.status(404).send({ error: { code: "not_found", message: `No route ${req.method} ${urlPath}` } });
   });

@@ -144,8 +144,22 @@ export function createSongsService(deps: {
     hydrate,
     get: one,
 
-    /** The row of a visible song (for audio streaming and page meta). */
+    /** The row of a visible song (for audio streaming). */
     visibleRow,
+
+    /** Title and description for a song page's preview; undefined for unknown or hidden songs. */
+    async pageMeta(id: string, publicUrl: string) {
+      const row = await songs.findById(id);
+      if (!row || row.is_hidden) return undefined;
+      const artists = (await songs.artistsOf([id])).map((a) => a.username).join(", ");
+      const state = row.status === "verified" ? "Verified" : "Pending verification";
+      return {
+        title: `${row.title} · ${artists} · Unheard`,
+        description: `${row.title} by ${artists}. ${row.genre}, ${state.toLowerCase()} on Unheard, the home of unreleased music.`,
+        url: `${publicUrl}/song/${row.id}`,
+        ...(row.audio_key ? { audioUrl: `${publicUrl}/api/songs/${row.id}/audio` } : {}),
+      };
+    },
 
     async feed(
       q: { feed: "trending" | "newest"; cursor?: string | undefined; limit: number } & FeedFilters,
