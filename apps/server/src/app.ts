@@ -36,6 +36,9 @@ import { createSoundcloudService } from "./modules/soundcloud/soundcloud.service
 import { createUsersRepo } from "./modules/users/users.repo.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { createUsersService } from "./modules/users/users.service.js";
+import { createVotesRepo } from "./modules/votes/votes.repo.js";
+import { votesRoutes } from "./modules/votes/votes.routes.js";
+import { createVotesService } from "./modules/votes/votes.service.js";
 
 /** What the app is built from; tests pass their own. */
 export type AppDeps = {
@@ -134,6 +137,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   eventsRoutes(app, { bus, authService, usersService });
   songsRoutes(app, { songsService, viewers, storage, config });
   soundcloudRoutes(app, { soundcloud, viewers });
+  votesRoutes(app, {
+    votesService: createVotesService({
+      database,
+      votes: createVotesRepo(database),
+      songs: songsService,
+      bus,
+      limiter,
+      votesPerMinute: config.votesPerMinute,
+    }),
+
+    viewers,
+  });
+
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath) => {

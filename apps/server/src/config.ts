@@ -35,6 +35,7 @@ const envSchema = z.object({
   SOUNDCLOUD_CLIENT_ID: z.string().min(1).optional(),
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });
 
 /** Parsed, checked settings of one server process. */
@@ -58,6 +59,7 @@ export type Config = {
   soundcloudClientId: string | undefined;
   soundcloudApiUrl: string;
   soundcloudTimeoutMs: number;
+  votesPerMinute: number;
 };
 
 /** A bad setting; its message is one line naming the variable. */
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
+    votesPerMinute: e.VOTES_PER_MINUTE,
   };
 }
 

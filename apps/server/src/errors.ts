@@ -62,7 +62,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const first = Object.values(fields)[0] ?? MESSAGES.badRequest;
       return reply.status(400).send({ error: { code: "validation_failed", message: first, fields } });
     }
+    // SQLite gave up waiting for the write lock: a retryable condition, not a server fault.
+    if ((err as { code?: string }).code === "SQLITE_BUSY") {
+      return reply
+        .status(503)
+        .header("retry-after", "1")
+        .send({ error: { code: "unavailable", message: MESSAGES.busy } });
+    }
     const status = typeof err.statusCode === "number" ? err.statusCode : 500;
+
     if (status >= 500) {
       req.log.error({ err }, "request failed");
       return reply.status(500).send({ error: { code: "internal", message: MESSAGES.internal } });

@@ -6,3 +6,4 @@ export * from "./schemas/common.js";
 export * from "./schemas/health.js";
 export * from "./schemas/song.js";
 export * from "./schemas/user.js";
+export * from "./schemas/vote.js";

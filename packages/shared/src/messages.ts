@@ -57,7 +57,26 @@ export const MESSAGES = {
   releaseDateUnknown: "Release date unknown",
   linkNotAvailable: "Link not available",
   dateNotSet: "Not set",
+  // Voting
+  loginToVerify: "Please login to verify songs",
+  loginToUpvote: "You must be logged in to upvote",
+  loginToDownvote: "You must be logged in to downvote",
+  downvoteReasonRequired: "Please select a reason for downvoting",
+  upvoted: "Upvoted successfully",
+  downvoted: "Downvoted successfully",
+  upvoteFailed: "Failed to upvote",
+  downvoteFailed: "Failed to downvote",
+  voteRemoved: "Vote removed",
+  songVerifiedByVotes: "Song has been verified!",
+  songVerified: "Song verified successfully",
+  verifyFailed: "Failed to verify song",
+  allVerified: "All songs have been verified",
+  verifyAllFailed: "Failed to verify songs",
+  ownSongVote: "You cannot vote on your own upload",
+  noPendingSongs: "No pending songs available",
+  tooManyVotes: "You are voting too fast. Please wait a minute and try again.",
   // Favourites
+
   loginToFavorite: "Please login to favorite songs",
   favoriteFailed: "Failed to update favorite",
   favoritesSyncFailed: "Failed to sync favorites",
@@ -78,6 +97,8 @@ export const MESSAGES = {
   payloadTooLarge: "Request body is too large",
   unsupportedMediaType: "Unsupported content type",
   internal: "Something went wrong. Please try again.",
+  busy: "The server is busy. Please try again in a moment.",
+
   forbiddenOrigin: "Cross-site request refused",
 } as const;
 

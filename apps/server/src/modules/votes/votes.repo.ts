@@ -1,0 +1,151 @@
+import { type Kysely, type SqlBool, sql } from "kysely";
+
+import type { Database } from "../../db/database.js";
+import type { DB } from "../../db/schema.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
+
+type Db = Kysely<DB>;
+
+/** SQL for votes, song counters and the points ledger. */
+export function createVotesRepo(database: Database) {
+  const { dialect } = database;
+  return {
+    /** Read the song and hold it until the transaction ends (PostgreSQL row lock; SQLite's IMMEDIATE already serialises). */
+    lockSong(trx: Db, songId: string) {
+      let q = trx
+        .selectFrom("song")
+        .select(["id", "status", "upvotes", "downvotes", "verified_at", "submitted_by", "is_hidden"])
+        .where("id", "=", songId);
+      if (dialect === "postgres") q = q.forUpdate();
+      return q.executeTakeFirst();
+    },
+
+    findVote(trx: Db, songId: string, userId: string) {
+      return trx
+        .selectFrom("vote")
+        .select(["value", "reason", "details"])
+        .where("song_id", "=", songId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+    },
+
+    async putVote(
+      trx: Db,
+      v: { songId: string; userId: string; value: 1 | -1; reason: string | null; details: string | null },
+    ) {
+      const now = nowIso();
+      await trx
+        .insertInto("vote")
+        .values({
+          song_id: v.songId,
+          user_id: v.userId,
+          value: v.value,
+          reason: v.reason,
+          details: v.details,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["song_id", "user_id"])
+            .doUpdateSet({ value: v.value, reason: v.reason, details: v.details, updated_at: now }),
+        )
+        .execute();
+    },
+
+    async deleteVote(trx: Db, songId: string, userId: string) {
+      await trx.deleteFrom("vote").where("song_id", "=", songId).where("user_id", "=", userId).execute();
+    },
+
+    async setCounters(
+      trx: Db,
+      songId: string,
+      c: { upvotes: number; downvotes: number; status: string; verifiedAt: string | null; verifiedBy?: string | null },
+    ) {
+      await trx
+        .updateTable("song")
+        .set({
+          upvotes: c.upvotes,
+          downvotes: c.downvotes,
+          status: c.status,
+          verified_at: c.verifiedAt,
+          ...(c.verifiedBy !== undefined ? { verified_by: c.verifiedBy } : {}),
+          updated_at: nowIso(),
+        })
+        .where("id", "=", songId)
+        .execute();
+    },
+
+    /** Add a ledger row and move the user's points with it. */
+    async award(trx: Db, userId: string, delta: number, reason: string, ref: string) {
+      await trx
+        .insertInto("points_ledger")
+        .values({ id: newId(), user_id: userId, delta, reason, ref, created_at: nowIso() })
+        .execute();
+      await trx
+        .updateTable("user")
+        .set({ points: sql`points + ${delta}` })
+        .where("id", "=", userId)
+        .execute();
+    },
+
+    /** The +200 for a song's first verification, at most once per song (a unique index backs this). Returns true if paid now. */
+    async awardFirstVerification(trx: Db, submitterId: string, songId: string, amount: number): Promise<boolean> {
+      const res = await trx
+        .insertInto("points_ledger")
+        .values({
+          id: newId(),
+          user_id: submitterId,
+          delta: amount,
+          reason: "song_verified",
+          ref: songId,
+          created_at: nowIso(),
+        })
+        // The conflict target must repeat the partial index's predicate literally (not as a parameter).
+        .onConflict((oc) => oc.column("ref").where(sql<SqlBool>`reason = 'song_verified'`).doNothing())
+        .executeTakeFirst();
+      const paid = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+      if (paid)
+        await trx
+          .updateTable("user")
+          .set({ points: sql`points + ${amount}` })
+          .where("id", "=", submitterId)
+          .execute();
+      return paid;
+    },
+
+    /** Pending, visible songs for the verification grid, newest first. */
+    pendingIds(db: Db, cursor: { createdAt: string; id: string } | undefined, limit: number) {
+      return db
+        .selectFrom("song")
+        .selectAll()
+        .where("status", "=", "pending")
+        .where("is_hidden", "=", false)
+        .where((eb) =>
+          cursor
+            ? eb.or([
+                eb("created_at", "<", cursor.createdAt),
+                eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
+              ])
+            : eb.val(true),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
+    },
+
+    pendingForVerifyAll(trx: Db) {
+      return trx
+        .selectFrom("song")
+        .select(["id", "submitted_by"])
+        .where("status", "=", "pending")
+        .where("is_hidden", "=", false)
+        .execute();
+    },
+  };
+}
+
+/** The votes repo type. */
+export type VotesRepo = ReturnType<typeof createVotesRepo>;
