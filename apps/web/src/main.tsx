@@ -1,19 +1,22 @@
+import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router/dom";
+import { Toaster } from "sonner";
+import { queryClient } from "./api/query-client";
+import { createAppRouter } from "./router";
 import "./index.css";
 
-function App() {
-  return (
-    <main className="min-h-screen grid place-items-center bg-zinc-950 text-zinc-100">
-      <h1 className="text-3xl font-semibold">Unheard</h1>
-    </main>
-  );
-}
+const router = createAppRouter();
 
 const root = document.getElementById("root");
-if (root)
+if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <Toaster theme="dark" position="top-center" richColors closeButton duration={4000} />
+      </QueryClientProvider>
     </StrictMode>,
   );
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import { test as base, expect, type Page } from "@playwright/test";
+import { baseURL, DEMO, type DemoRole, storageStatePath } from "./env";
+
+/**
+ * Playwright's test with baseURL pointing at the server global setup started; every test also fails
+ * on an uncaught exception in the page.
+ */
+export const test = base.extend<{ failOnPageError: undefined }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a destructured object.
+  baseURL: async ({}, use) => {
+    await use(baseURL());
+  },
+  failOnPageError: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (err) => errors.push(err.message));
+      await use(undefined);
+      expect(errors, "uncaught errors in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** A fresh e-mail address per call, so tests never share an account. */
+export function uniqueEmail(tag = "user"): string {
+  return `e2e-${tag}-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}@example.com`;
+}
+
+/** Cookies of a signed-in demo account, for `test.use({ storageState: as("admin") })`. */
+export function as(role: DemoRole): string {
+  return storageStatePath(role);
+}
+
+/** Fill and submit the login form on the current page. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log In" }).click();
+}
+
+/** Log in as a demo account through the form at /login (optionally with a return path). */
+export async function loginAs(page: Page, role: DemoRole, next?: string): Promise<void> {
+  await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : "/login");
+  await submitLogin(page, DEMO[role].email, DEMO[role].password);
+}
+
+/** The side menu (desktop) by its accessible name. */
+export const sideMenu = (page: Page) => page.getByRole("complementary").getByRole("navigation", { name: "Main" });
+/** The mobile bottom bar. */
+export const bottomBar = (page: Page) => page.getByRole("navigation", { name: "Bottom navigation" });
+/** A toast by its text. */
+export const toastWith = (page: Page, text: string | RegExp) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: text });

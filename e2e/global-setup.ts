@@ -1,0 +1,121 @@
+import { type ChildProcess, execSync, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { request } from "@playwright/test";
+import { DEMO, type DemoRole, storageStatePath } from "./env";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Ask the OS for a port nobody listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForHealth(baseURL: string, server: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) break;
+    try {
+      const res = await fetch(`${baseURL}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
+  throw new Error(`The server did not become healthy at ${baseURL}.\n--- server log ---\n${log}`);
+}
+
+/**
+ * Build the web app, start the real server on a free port with a fresh data directory, sign in the
+ * demo accounts once (saved as storage states), and return the teardown that stops the server.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    try {
+      execSync("npm run build --silent", { cwd: ROOT, stdio: "pipe" });
+    } catch (err) {
+      const e = err as { stdout?: Buffer; stderr?: Buffer };
+      throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ""}${e.stderr?.toString() ?? ""}`);
+    }
+  }
+
+  const workDir = mkdtempSync(path.join(tmpdir(), "unheard-e2e-"));
+  const dataDir = path.join(workDir, "data");
+  const authDir = path.join(workDir, "auth");
+  mkdirSync(dataDir);
+  mkdirSync(authDir);
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const logFile = path.join(workDir, "server.log");
+  const log = createWriteStream(logFile);
+
+  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseURL,
+      DATA_DIR: dataDir,
+      SEED_DEMO: "true",
+      LOG_LEVEL: "warn",
+      // The suite tests the gate itself; a developer's shell must not switch it off.
+      WAITLIST_GATE: "true",
+      SMTP_URL: "",
+      DATABASE_URL: "",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+
+  const stop = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    server.kill("SIGTERM");
+    const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitForHealth(baseURL, server, logFile);
+    // Workers inherit the environment the setup leaves behind.
+    process.env.E2E_BASE_URL = baseURL;
+    process.env.E2E_DATA_DIR = dataDir;
+    process.env.E2E_AUTH_DIR = authDir;
+
+    // One API sign-in per demo role: tests reuse the cookies instead of spending the login rate limit.
+    for (const role of Object.keys(DEMO) as DemoRole[]) {
+      const ctx = await request.newContext({ baseURL });
+      const res = await ctx.post("/api/auth/login", {
+        data: { email: DEMO[role].email, password: DEMO[role].password },
+      });
+      if (!res.ok()) throw new Error(`Demo login for ${role} failed: ${res.status()} ${await res.text()}`);
+      await ctx.storageState({ path: storageStatePath(role) });
+      await ctx.dispose();
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return async () => {
+    await stop();
+    log.end();
+    if (process.env.E2E_KEEP_DATA !== "1") rmSync(workDir, { recursive: true, force: true });
+  };
+}

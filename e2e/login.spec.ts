@@ -1,0 +1,83 @@
+import { MESSAGES } from "@unheard/shared";
+import { DEMO } from "./env";
+import { expect, submitLogin, test, toastWith, uniqueEmail } from "./fixtures";
+import { mailCount, waitForMailLink } from "./mail";
+
+test("a wrong password says 'Failed to log in' and stays on /login", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page).toHaveTitle("Login · Unheard");
+  await submitLogin(page, DEMO.listener.email, "not-the-password");
+  await expect(toastWith(page, MESSAGES.loginFailed)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("button", { name: "Log In" })).toBeEnabled();
+});
+
+test("the login form checks its fields before calling the server", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page.getByText(MESSAGES.enterEmailFirst)).toBeVisible();
+  await expect(page.getByText("Please enter your password")).toBeVisible();
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page.getByText(MESSAGES.invalidEmail)).toBeVisible();
+});
+
+test("an unverified e-mail shows the verify message and can resend the e-mail", async ({ page, request }) => {
+  const email = uniqueEmail("unverified");
+  const password = "unverified-1";
+  const res = await request.post("/api/auth/register", { data: { email, password, confirmPassword: password } });
+  expect(res.status()).toBe(201);
+  await waitForMailLink(email, "/api/auth/verify-email");
+  const before = await mailCount(email);
+
+  await page.goto("/login");
+  await submitLogin(page, email, password);
+  const alert = page.getByRole("alert").filter({ hasText: MESSAGES.emailNotVerified });
+  await expect(alert).toBeVisible();
+  await alert.getByRole("button", { name: "Resend verification email" }).click();
+  await expect(toastWith(page, MESSAGES.verificationSent)).toBeVisible();
+  // A second verification mail really went out.
+  await waitForMailLink(email, "/api/auth/verify-email", { after: before });
+});
+
+test("forgot password: asks for the e-mail first, then mails a link that resets the password", async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail("reset");
+  const password = "before-reset-1";
+  const newPassword = "after-reset-2";
+  await request.post("/api/auth/register", { data: { email, password, confirmPassword: password } });
+  // Verify through the API link so the reset can end in a successful login.
+  const verify = await waitForMailLink(email, "/api/auth/verify-email");
+  expect((await request.get(verify, { maxRedirects: 0 })).status()).toBe(302);
+
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Forgot password?" }).click();
+  await expect(toastWith(page, MESSAGES.enterEmailFirst)).toBeVisible();
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Forgot password?" }).click();
+  await expect(toastWith(page, MESSAGES.resetSent)).toBeVisible();
+
+  const link = await waitForMailLink(email, "/reset-password");
+  await page.goto(link);
+  await expect(page).toHaveTitle("Reset Password · Unheard");
+  await page.getByLabel("New Password").fill(newPassword);
+  await page.getByLabel("Confirm Password").fill("different-3");
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(page.getByText(MESSAGES.passwordsDoNotMatch)).toBeVisible();
+  await page.getByLabel("Confirm Password").fill(newPassword);
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(toastWith(page, MESSAGES.passwordUpdated)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await submitLogin(page, email, newPassword);
+  await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
+});
+
+test("a used or bad verification link lands on /login with an explanation", async ({ page }) => {
+  await page.goto("/api/auth/verify-email?token=not-a-real-token");
+  await expect(page).toHaveURL(/\/login\?verify=failed$/);
+  await expect(page.getByRole("alert").filter({ hasText: MESSAGES.invalidToken })).toBeVisible();
+});
