@@ -22,12 +22,18 @@ import { createEventBus } from "./lib/events.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { createLocalStorage } from "./lib/storage.js";
+import { adminRoutes } from "./modules/admin/admin.routes.js";
+import { createAdminService } from "./modules/admin/admin.service.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
 import { createViewerResolver } from "./modules/auth/viewer.js";
+import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
+import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { reportsRoutes } from "./modules/reports/reports.routes.js";
+import { createReportsService } from "./modules/reports/reports.service.js";
 import { createSongsRepo } from "./modules/songs/songs.repo.js";
 import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
@@ -39,6 +45,8 @@ import { createUsersService } from "./modules/users/users.service.js";
 import { createVotesRepo } from "./modules/votes/votes.repo.js";
 import { votesRoutes } from "./modules/votes/votes.routes.js";
 import { createVotesService } from "./modules/votes/votes.service.js";
+import { waitlistRoutes } from "./modules/waitlist/waitlist.routes.js";
+import { createWaitlistService } from "./modules/waitlist/waitlist.service.js";
 
 /** What the app is built from; tests pass their own. */
 export type AppDeps = {
@@ -150,6 +158,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewers,
   });
 
+  reportsRoutes(app, { reportsService: createReportsService({ database, bus }), viewers });
+  editSuggestionsRoutes(app, {
+    suggestions: createEditSuggestionsService({ database, songs: songsService, bus }),
+    viewers,
+  });
+  waitlistRoutes(app, { waitlist: createWaitlistService({ database, bus }), viewers, limiter });
+  adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath) => {

@@ -4,6 +4,8 @@ export * from "./roles.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";
+export * from "./schemas/moderation.js";
+
 export * from "./schemas/song.js";
 export * from "./schemas/user.js";
 export * from "./schemas/vote.js";

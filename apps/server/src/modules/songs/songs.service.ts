@@ -9,7 +9,9 @@ import {
   type SongHistoryEntry,
   type SongPage,
 } from "@unheard/shared";
+import type { Kysely } from "kysely";
 import type { Database } from "../../db/database.js";
+import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { type AudioFormat, analyzeAudioFile } from "../../lib/audio.js";
 import type { EventBus } from "../../lib/events.js";
@@ -19,6 +21,7 @@ import type { AudioStorage } from "../../lib/storage.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { FeedFilters, NewestCursor, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -140,9 +143,71 @@ export function createSongsService(deps: {
     return song;
   }
 
+  /**
+   * Apply an edit inside `trx`: history row with the values it replaces, version + 1, lastEditedBy/At.
+   * Returns the new version. Refuses a change that would duplicate another song.
+   */
+  async function applyEdit(
+    trx: Kysely<DB>,
+    editorId: string,
+    id: string,
+    input: SongFields,
+    comment: string | null,
+  ): Promise<number> {
+    const titleKey = nameKey(input.title);
+    await songs.lockTitle(trx, titleKey);
+    const fresh = await songs.findById(id, trx);
+    if (!fresh) throw new AppError("not_found", MESSAGES.songNotFound);
+    if (await songs.findDuplicate(trx, titleKey, input.artists.map(nameKey), id)) {
+      throw new AppError("conflict", MESSAGES.duplicateSong);
+    }
+    const now = nowIso();
+    const version = Number(fresh.version);
+    const previousArtists = (await songs.artistsOf([id], trx)).map((a) => a.username);
+    await trx
+      .insertInto("song_history")
+      .values({
+        id: newId(),
+        song_id: id,
+        version,
+        previous: JSON.stringify({
+          title: fresh.title,
+          artists: previousArtists,
+          genre: fresh.genre,
+          releaseDate: fresh.release_date,
+          soundcloudUrl: fresh.soundcloud_url,
+        }),
+        comment,
+        edited_by: editorId,
+        edited_at: now,
+      })
+      .execute();
+    const artistIds: string[] = [];
+    for (const name of input.artists) artistIds.push(await songs.ensureArtist(trx, name));
+    await trx
+      .updateTable("song")
+      .set({
+        title: input.title,
+        title_key: titleKey,
+        genre: input.genre,
+        release_date: input.releaseDate,
+        soundcloud_url: input.soundcloudUrl,
+        version: version + 1,
+        last_edited_by: editorId,
+        last_edited_at: now,
+        updated_at: now,
+      })
+      .where("id", "=", id)
+      .execute();
+    await songs.setArtists(trx, id, artistIds);
+    await songs.indexSearch(trx, id, input.title, input.artists);
+    return version + 1;
+  }
+
   return {
     hydrate,
     get: one,
+    applyEdit,
 
     /** The row of a visible song (for audio streaming). */
     visibleRow,
@@ -326,94 +391,13 @@ export function createSongsService(deps: {
     async edit(viewer: Viewer, id: string, input: SongFields & { comment: string }): Promise<EditResult> {
       const row = await visibleRow(id, viewer);
       const isOwner = row.submitted_by === viewer.id;
-      const [current] = await hydrate([row], viewer);
-      if (!current) throw new AppError("not_found", MESSAGES.songNotFound);
-      const original = {
-        title: current.title,
-        artist: current.artists.map((a) => a.name).join(", "),
-        artists: current.artists.map((a) => a.name),
-        genre: current.genre,
-        releaseDate: current.releaseDate,
-        soundcloudUrl: current.soundcloudUrl,
-      };
       if (!isOwner && !viewer.isAdmin) {
         if (viewer.role !== "verified_contributor") throw new AppError("forbidden", MESSAGES.editNoPermission);
-        const suggestionId = newId();
-        const suggested = {
-          title: input.title,
-          artist: input.artists.join(", "),
-          artists: input.artists,
-          genre: input.genre,
-          releaseDate: input.releaseDate,
-          soundcloudUrl: input.soundcloudUrl,
-        };
-        await database.db
-          .insertInto("edit_suggestion")
-          .values({
-            id: suggestionId,
-            song_id: id,
-            base_version: Number(row.version),
-            original: JSON.stringify(original),
-            suggested: JSON.stringify(suggested),
-            reason: input.comment,
-            submitted_by: viewer.id,
-            submitted_at: nowIso(),
-            reviewed_by: null,
-            reviewed_at: null,
-            review_notes: null,
-          })
-          .execute();
+        const suggestionId = await database.tx((trx) => insertSuggestion(trx, viewer.id, id, input, input.comment));
         return { applied: false, message: MESSAGES.editSubmittedForReview, suggestionId };
       }
-      const titleKey = nameKey(input.title);
-      const now = nowIso();
-      await database.tx(async (trx) => {
-        await songs.lockTitle(trx, titleKey);
-        const fresh = await songs.findById(id, trx);
-        if (!fresh) throw new AppError("not_found", MESSAGES.songNotFound);
-        if (await songs.findDuplicate(trx, titleKey, input.artists.map(nameKey), id)) {
-          throw new AppError("conflict", MESSAGES.duplicateSong);
-        }
-        const version = Number(fresh.version);
-        await trx
-          .insertInto("song_history")
-          .values({
-            id: newId(),
-            song_id: id,
-            version,
-            previous: JSON.stringify({
-              title: original.title,
-              artists: original.artists,
-              genre: original.genre,
-              releaseDate: original.releaseDate,
-              soundcloudUrl: original.soundcloudUrl,
-            }),
-            comment: input.comment,
-            edited_by: viewer.id,
-            edited_at: now,
-          })
-          .execute();
-        const artistIds: string[] = [];
-        for (const name of input.artists) artistIds.push(await songs.ensureArtist(trx, name));
-        await trx
-          .updateTable("song")
-          .set({
-            title: input.title,
-            title_key: titleKey,
-            genre: input.genre,
-            release_date: input.releaseDate,
-            soundcloud_url: input.soundcloudUrl,
-            version: version + 1,
-            last_edited_by: viewer.id,
-            last_edited_at: now,
-            updated_at: now,
-          })
-          .where("id", "=", id)
-          .execute();
-        await songs.setArtists(trx, id, artistIds);
-        await songs.indexSearch(trx, id, input.title, input.artists);
-      });
-      await bus.publish({ type: "song.changed", songId: id, data: { version: Number(row.version) + 1 } });
+      const version = await database.tx((trx) => applyEdit(trx, viewer.id, id, input, input.comment));
+      await bus.publish({ type: "song.changed", songId: id, data: { version } });
       return { applied: true, message: MESSAGES.editSaved, song: await one(id, viewer) };
     },
 

@@ -1,0 +1,122 @@
+import { ADMIN_PERMISSIONS, MESSAGES, type Role } from "@unheard/shared";
+import type { Database } from "../../db/database.js";
+import { AppError } from "../../errors.js";
+import { audit } from "../../lib/audit.js";
+import type { EventBus } from "../../lib/events.js";
+import { searchNormalize } from "../../lib/search-text.js";
+import { nowIso, toIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
+
+/** Roles an actor may hand out or take back: admins only contributor status, super admins admin too. */
+function mayChange(viewer: Viewer, from: Role, to: Role): boolean {
+  if (from === "super_admin" || to === "super_admin") return false;
+  if (viewer.isSuperAdmin) return true;
+  const low = (r: Role) => r === "user" || r === "verified_contributor";
+  return viewer.isAdmin && low(from) && low(to);
+}
+
+/** Users table, roles and the audit log. */
+export function createAdminService(deps: { database: Database; bus: EventBus }) {
+  const { database, bus } = deps;
+  const { db } = database;
+  return {
+    async users(q: string | undefined) {
+      let query = db
+        .selectFrom("user")
+        .select(["id", "username", "email", "role", "points", "off_waitlist", "is_artist", "created_at"])
+        .where("is_placeholder", "=", false)
+        .orderBy("created_at", "desc")
+        .limit(100);
+      const term = q ? searchNormalize(q) : "";
+      if (term)
+        query = query.where((eb) => eb.or([eb("username_key", "like", `%${term}%`), eb("email", "like", `%${term}%`)]));
+      const rows = await query.execute();
+      return rows.map((r) => ({
+        id: r.id,
+        username: r.username,
+        email: r.email,
+        role: r.role as Role,
+        points: Number(r.points),
+        offWaitlist: Boolean(r.off_waitlist),
+        isArtist: Boolean(r.is_artist),
+        createdAt: toIso(r.created_at),
+      }));
+    },
+
+    async setRole(viewer: Viewer, userId: string, role: Role): Promise<void> {
+      await database.tx(async (trx) => {
+        const user = await trx
+          .selectFrom("user")
+          .select(["id", "role", "is_placeholder"])
+          .where("id", "=", userId)
+          .executeTakeFirst();
+        if (!user || user.is_placeholder) throw new AppError("not_found", MESSAGES.userNotFound);
+        const from = user.role as Role;
+        if (user.id === viewer.id || !mayChange(viewer, from, role))
+          throw new AppError("forbidden", MESSAGES.roleNotAllowed);
+        if (from === role) return;
+        const now = nowIso();
+        await trx
+          .updateTable("user")
+          .set({ role, off_waitlist: role === "admin" ? true : undefined, updated_at: now })
+          .where("id", "=", userId)
+          .execute();
+        if (role === "admin") {
+          const permissions = Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, p === "canManageReports"]));
+          await trx
+            .insertInto("admin")
+            .values({
+              user_id: userId,
+              permissions: JSON.stringify(permissions),
+              added_by: viewer.id,
+              added_at: now,
+              last_active: null,
+            })
+            .onConflict((oc) => oc.column("user_id").doNothing())
+            .execute();
+        } else {
+          await trx.deleteFrom("admin").where("user_id", "=", userId).execute();
+        }
+        await audit(trx, {
+          actorId: viewer.id,
+          action: "user.role_changed",
+          targetType: "user",
+          targetId: userId,
+          details: { from, to: role },
+        });
+      });
+      await bus.publish({ type: "me.changed", userId });
+    },
+
+    async auditLog() {
+      const rows = await db
+        .selectFrom("audit_log")
+        .leftJoin("user", "user.id", "audit_log.actor_id")
+        .select([
+          "audit_log.id",
+          "audit_log.action",
+          "audit_log.target_type",
+          "audit_log.target_id",
+          "audit_log.details",
+          "audit_log.created_at",
+          "user.id as actor_id",
+          "user.username as actor_name",
+        ])
+        .orderBy("audit_log.created_at", "desc")
+        .limit(200)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        actor: r.actor_id ? { id: r.actor_id, username: r.actor_name ?? "" } : null,
+        action: r.action,
+        targetType: r.target_type,
+        targetId: r.target_id,
+        details: JSON.parse(r.details) as Record<string, unknown>,
+        createdAt: toIso(r.created_at),
+      }));
+    },
+  };
+}
+
+/** The admin service type. */
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,66 @@
+import {
+  editSuggestionListSchema,
+  errorBodySchema,
+  MESSAGES,
+  okSchema,
+  reviewSuggestionSchema,
+  suggestEditSchema,
+} from "@unheard/shared";
+import { z } from "zod";
+import type { App } from "../../http.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { EditSuggestionsService } from "./edit-suggestions.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+/** Suggesting edits, and the admin's review queue. */
+export function editSuggestionsRoutes(
+  app: App,
+  deps: { suggestions: EditSuggestionsService; viewers: ViewerResolver },
+) {
+  const { suggestions, viewers } = deps;
+  const tags = ["moderation"];
+
+  app.post(
+    "/api/songs/:id/edit-suggestions",
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: suggestEditSchema,
+        response: { 201: okSchema.extend({ id: z.string() }), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const viewer = await viewers.member(req, MESSAGES.loginToSuggest);
+      const { reason, ...fields } = req.body;
+      const id = await suggestions.create(viewer, req.params.id, fields, reason);
+      return reply.status(201).send({ ok: true as const, message: MESSAGES.suggestionSent, id });
+    },
+  );
+
+  app.get(
+    "/api/edit-suggestions",
+    { schema: { tags, response: { 200: editSuggestionListSchema, ...errors } } },
+    async (req) => {
+      await viewers.admin(req);
+      return { items: await suggestions.pending() };
+    },
+  );
+
+  app.post(
+    "/api/edit-suggestions/:id/review",
+    { schema: { tags, params: idParams, body: reviewSuggestionSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      return { ok: true as const, message: await suggestions.review(viewer, req.params.id, req.body) };
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import { type EditSuggestion, MESSAGES, type SuggestionValues } from "@unheard/shared";
+import type { Database } from "../../db/database.js";
+import { AppError } from "../../errors.js";
+import { audit } from "../../lib/audit.js";
+import type { EventBus } from "../../lib/events.js";
+import { nowIso, toIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
+import type { SongFields, SongsService } from "../songs/songs.service.js";
+import { currentValues, insertSuggestion } from "./edit-suggestions.repo.js";
+
+const FIELDS = ["title", "artist", "genre", "releaseDate", "soundcloudUrl"] as const;
+
+/** Which of the spec's fields differ between two value sets. */
+export function changedFields(a: SuggestionValues, b: SuggestionValues): string[] {
+  return FIELDS.filter((f) => (a[f] ?? null) !== (b[f] ?? null));
+}
+
+/** Edit suggestions (spec §4): members propose, admins approve (applied with history) or reject. */
+export function createEditSuggestionsService(deps: { database: Database; songs: SongsService; bus: EventBus }) {
+  const { database, songs, bus } = deps;
+  const { db } = database;
+
+  return {
+    /** Record a proposal against the song's current version. */
+    async create(viewer: Viewer, songId: string, fields: SongFields, reason: string): Promise<string> {
+      return database.tx((trx) => insertSuggestion(trx, viewer.id, songId, fields, reason));
+    },
+
+    async pending(): Promise<EditSuggestion[]> {
+      const rows = await db
+        .selectFrom("edit_suggestion")
+        .innerJoin("user", "user.id", "edit_suggestion.submitted_by")
+        .selectAll("edit_suggestion")
+        .select(["user.username as submitter_name"])
+        .where("edit_suggestion.status", "=", "pending")
+        .orderBy("edit_suggestion.submitted_at", "asc")
+        .limit(500)
+        .execute();
+      const out: EditSuggestion[] = [];
+      for (const r of rows) {
+        const current = await currentValues(db, r.song_id);
+        const original = JSON.parse(r.original) as SuggestionValues;
+        const suggested = JSON.parse(r.suggested) as SuggestionValues;
+        const { version, ...values } = current ?? { version: r.base_version };
+        out.push({
+          id: r.id,
+          songId: r.song_id,
+          original,
+          suggested,
+          current: current ? (values as SuggestionValues) : null,
+          changedFields: changedFields(original, suggested),
+          stale: version !== Number(r.base_version),
+          reason: r.reason,
+          status: r.status as EditSuggestion["status"],
+          submittedBy: { id: r.submitted_by, username: r.submitter_name },
+          submittedAt: toIso(r.submitted_at),
+          reviewedBy: r.reviewed_by,
+          reviewedAt: toIso(r.reviewed_at),
+          reviewNotes: r.review_notes,
+        });
+      }
+      return out;
+    },
+
+    /** Approve (apply in the same transaction) or reject. A stale suggestion needs an explicit override. */
+    async review(
+      viewer: Viewer,
+      id: string,
+      input: { action: "approve" | "reject"; notes?: string | undefined; overrideNewerEdits?: boolean | undefined },
+    ): Promise<string> {
+      const songId = await database.tx(async (trx) => {
+        const s = await trx.selectFrom("edit_suggestion").selectAll().where("id", "=", id).executeTakeFirst();
+        if (!s) throw new AppError("not_found", "Edit suggestion not found");
+        if (s.status !== "pending") throw new AppError("conflict", MESSAGES.suggestionAlreadyReviewed);
+        const now = nowIso();
+        if (input.action === "approve") {
+          const current = await currentValues(trx, s.song_id);
+          if (!current) throw new AppError("not_found", MESSAGES.songNotFound);
+          // Never overwrite an edit the suggester did not see, unless the admin says so having seen it.
+          if (current.version !== Number(s.base_version) && !input.overrideNewerEdits) {
+            throw new AppError("conflict", MESSAGES.suggestionStale);
+          }
+          const v = JSON.parse(s.suggested) as SuggestionValues;
+          await songs.applyEdit(
+            trx,
+            viewer.id,
+            s.song_id,
+            {
+              title: v.title,
+              artists: v.artists,
+              genre: v.genre as SongFields["genre"],
+              releaseDate: v.releaseDate,
+              soundcloudUrl: v.soundcloudUrl,
+            },
+            `Suggested edit: ${s.reason}`,
+          );
+        }
+        const status = input.action === "approve" ? "approved" : "rejected";
+        await trx
+          .updateTable("edit_suggestion")
+          .set({ status, reviewed_by: viewer.id, reviewed_at: now, review_notes: input.notes || null })
+          .where("id", "=", id)
+          .execute();
+        await audit(trx, {
+          actorId: viewer.id,
+          action: `suggestion.${status}`,
+          targetType: "edit_suggestion",
+          targetId: id,
+          details: { songId: s.song_id },
+        });
+        return s.song_id;
+      });
+      if (input.action === "approve") await bus.publish({ type: "song.changed", songId, data: { edited: true } });
+      return input.action === "approve" ? MESSAGES.suggestionApproved : MESSAGES.suggestionRejected;
+    },
+  };
+}
+
+/** The edit suggestions service type. */
+export type EditSuggestionsService = ReturnType<typeof createEditSuggestionsService>;

@@ -1,0 +1,62 @@
+import {
+  errorBodySchema,
+  hideSongSchema,
+  MESSAGES,
+  okSchema,
+  processReportSchema,
+  reportInputSchema,
+  reportListSchema,
+} from "@unheard/shared";
+import { z } from "zod";
+import type { App } from "../../http.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { ReportsService } from "./reports.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+/** Reporting songs, and the admin's report queue. */
+export function reportsRoutes(app: App, deps: { reportsService: ReportsService; viewers: ViewerResolver }) {
+  const { reportsService, viewers } = deps;
+  const tags = ["moderation"];
+
+  app.post(
+    "/api/songs/:id/reports",
+    { schema: { tags, params: idParams, body: reportInputSchema, response: { 201: okSchema, ...errors } } },
+    async (req, reply) => {
+      const viewer = await viewers.member(req, MESSAGES.loginToReport);
+      await reportsService.create(viewer, req.params.id, req.body);
+      return reply.status(201).send({ ok: true as const, message: MESSAGES.reportSent });
+    },
+  );
+
+  app.get("/api/reports", { schema: { tags, response: { 200: reportListSchema, ...errors } } }, async (req) => {
+    await viewers.admin(req);
+    return { items: await reportsService.pending() };
+  });
+
+  app.post(
+    "/api/reports/:id/process",
+    { schema: { tags, params: idParams, body: processReportSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      return { ok: true as const, message: await reportsService.process(viewer, req.params.id, req.body.action) };
+    },
+  );
+
+  app.put(
+    "/api/songs/:id/hidden",
+    { schema: { tags, params: idParams, body: hideSongSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      await reportsService.setHidden(viewer, req.params.id, req.body.hidden);
+      return { ok: true as const, message: req.body.hidden ? MESSAGES.songHidden : MESSAGES.songUnhidden };
+    },
+  );
+}

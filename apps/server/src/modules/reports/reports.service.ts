@@ -1,0 +1,137 @@
+import { MESSAGES, type REPORT_REASONS, type Report } from "@unheard/shared";
+import { sql } from "kysely";
+import type { Database } from "../../db/database.js";
+import { AppError } from "../../errors.js";
+import { audit } from "../../lib/audit.js";
+import type { EventBus } from "../../lib/events.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso, toIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
+
+type Reason = (typeof REPORT_REASONS)[number];
+
+/** Reports on songs (spec §4/§5): one open report per user and song; admins resolve or reject. */
+export function createReportsService(deps: { database: Database; bus: EventBus }) {
+  const { database, bus } = deps;
+  const { db } = database;
+  return {
+    async create(viewer: Viewer, songId: string, input: { reason: Reason; details: string }): Promise<void> {
+      await database.tx(async (trx) => {
+        const song = await trx
+          .selectFrom("song")
+          .select(["id", "submitted_by", "is_hidden"])
+          .where("id", "=", songId)
+          .executeTakeFirst();
+        if (!song || (song.is_hidden && !viewer.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
+        if (song.submitted_by === viewer.id) throw new AppError("forbidden", MESSAGES.reportOwnSong);
+        const open = await trx
+          .selectFrom("report")
+          .select("id")
+          .where("song_id", "=", songId)
+          .where("user_id", "=", viewer.id)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (open) throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
+        await trx
+          .insertInto("report")
+          .values({
+            id: newId(),
+            song_id: songId,
+            user_id: viewer.id,
+            reason: input.reason,
+            details: input.details,
+            created_at: nowIso(),
+          })
+          .execute();
+        // The count moves with the row, in the same transaction.
+        await trx.updateTable("song").set({ report_count: sql`report_count + 1` }).where("id", "=", songId).execute();
+      });
+    },
+
+    async pending(): Promise<Report[]> {
+      const rows = await db
+        .selectFrom("report")
+        .innerJoin("song", "song.id", "report.song_id")
+        .innerJoin("user", "user.id", "report.user_id")
+        .select([
+          "report.id",
+          "report.song_id",
+          "song.title as song_title",
+          "song.is_hidden",
+          "report.reason",
+          "report.details",
+          "report.status",
+          "report.created_at",
+          "report.processed_at",
+          "report.processed_by",
+          "user.id as reporter_id",
+          "user.username as reporter_name",
+        ])
+        .where("report.status", "=", "pending")
+        .orderBy("report.created_at", "asc")
+        .limit(500)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        songId: r.song_id,
+        songTitle: r.song_title,
+        reason: r.reason as Reason,
+        details: r.details,
+        status: r.status as Report["status"],
+        reporter: { id: r.reporter_id, username: r.reporter_name },
+        createdAt: toIso(r.created_at),
+        processedAt: toIso(r.processed_at),
+        processedBy: r.processed_by,
+        songHidden: Boolean(r.is_hidden),
+      }));
+    },
+
+    async process(viewer: Viewer, reportId: string, action: "resolve" | "reject"): Promise<string> {
+      const status = action === "resolve" ? "resolved" : "rejected";
+      await database.tx(async (trx) => {
+        const report = await trx
+          .selectFrom("report")
+          .select(["id", "status", "user_id", "song_id"])
+          .where("id", "=", reportId)
+          .executeTakeFirst();
+        if (!report) throw new AppError("not_found", "Report not found");
+        if (report.status !== "pending") throw new AppError("conflict", MESSAGES.reportAlreadyProcessed);
+        await trx
+          .updateTable("report")
+          .set({ status, processed_at: nowIso(), processed_by: viewer.id })
+          .where("id", "=", reportId)
+          .execute();
+        await audit(trx, {
+          actorId: viewer.id,
+          action: `report.${status}`,
+          targetType: "report",
+          targetId: reportId,
+          details: { songId: report.song_id },
+        });
+      });
+      return status === "resolved" ? MESSAGES.reportResolved : MESSAGES.reportRejected;
+    },
+
+    /** Hide a song from every list (or show it again); admins still see it. */
+    async setHidden(viewer: Viewer, songId: string, hidden: boolean): Promise<void> {
+      await database.tx(async (trx) => {
+        const res = await trx
+          .updateTable("song")
+          .set({ is_hidden: hidden, updated_at: nowIso() })
+          .where("id", "=", songId)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 0) throw new AppError("not_found", MESSAGES.songNotFound);
+        await audit(trx, {
+          actorId: viewer.id,
+          action: hidden ? "song.hidden" : "song.unhidden",
+          targetType: "song",
+          targetId: songId,
+        });
+      });
+      await bus.publish({ type: "song.changed", songId, data: { isHidden: hidden } });
+    },
+  };
+}
+
+/** The reports service type. */
+export type ReportsService = ReturnType<typeof createReportsService>;

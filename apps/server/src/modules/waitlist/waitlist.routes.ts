@@ -1,0 +1,69 @@
+import {
+  errorBodySchema,
+  MESSAGES,
+  okSchema,
+  waitlistApproveResultSchema,
+  waitlistJoinSchema,
+  waitlistListSchema,
+} from "@unheard/shared";
+import { z } from "zod";
+import type { App } from "../../http.js";
+import type { RateLimiter } from "../../lib/rate-limit.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { WaitlistService } from "./waitlist.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  429: errorBodySchema,
+};
+const JOIN_LIMIT = { name: "waitlist-ip", limit: 20, windowSec: 60 * 60 };
+
+/** Public waitlist form and its admin screen. */
+export function waitlistRoutes(
+  app: App,
+  deps: { waitlist: WaitlistService; viewers: ViewerResolver; limiter: RateLimiter },
+) {
+  const { waitlist, viewers, limiter } = deps;
+  const tags = ["waitlist"];
+
+  app.post(
+    "/api/waitlist",
+    { schema: { tags, body: waitlistJoinSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      await limiter.hit(JOIN_LIMIT, req.ip);
+      await waitlist.join(req.body.name, req.body.email);
+      return { ok: true as const, message: MESSAGES.waitlistJoined };
+    },
+  );
+
+  app.get(
+    "/api/admin/waitlist",
+    { schema: { tags, response: { 200: waitlistListSchema, ...errors } } },
+    async (req) => {
+      await viewers.admin(req);
+      return { items: await waitlist.list() };
+    },
+  );
+
+  app.post(
+    "/api/admin/waitlist/:id/approve",
+    { schema: { tags, params: idParams, response: { 200: waitlistApproveResultSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      return { ok: true as const, ...(await waitlist.approve(viewer, req.params.id)) };
+    },
+  );
+
+  app.post(
+    "/api/admin/users/:id/approve",
+    { schema: { tags, params: idParams, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      return { ok: true as const, message: await waitlist.approveUser(viewer, req.params.id) };
+    },
+  );
+}

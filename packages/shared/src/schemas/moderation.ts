@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { REPORT_REASONS, ROLES } from "../constants.js";
+import { MESSAGES } from "../messages.js";
+import { artistsSchema, genreSchema, releaseDateSchema, soundcloudUrlSchema } from "./song.js";
+
+/** 'User {email} is now off the waitlist!' (spec §8). */
+export const offWaitlistMessage = (email: string) => `User ${email} is now off the waitlist!`;
+
+export const reportInputSchema = z.object({
+  reason: z.enum(REPORT_REASONS, { error: MESSAGES.reportReasonRequired }),
+  details: z.string().trim().max(1000, "Details must be at most 1000 characters").optional().default(""),
+});
+export type ReportInput = z.input<typeof reportInputSchema>;
+
+export const reportSchema = z.object({
+  id: z.string(),
+  songId: z.string(),
+  songTitle: z.string(),
+  reason: z.enum(REPORT_REASONS),
+  details: z.string(),
+  status: z.enum(["pending", "resolved", "rejected"]),
+  reporter: z.object({ id: z.string(), username: z.string() }),
+  createdAt: z.string(),
+  processedAt: z.string().nullable(),
+  processedBy: z.string().nullable(),
+  songHidden: z.boolean(),
+});
+export type Report = z.infer<typeof reportSchema>;
+export const reportListSchema = z.object({ items: z.array(reportSchema) });
+
+export const processReportSchema = z.object({ action: z.enum(["resolve", "reject"]) });
+export const hideSongSchema = z.object({ hidden: z.boolean() });
+
+/** The fields an edit suggestion can change (spec §3 Edit suggestion). */
+export const suggestionValuesSchema = z.object({
+  title: z.string(),
+  artist: z.string(),
+  artists: z.array(z.string()),
+  genre: z.string(),
+  releaseDate: z.string().nullable(),
+  soundcloudUrl: z.string().nullable(),
+});
+export type SuggestionValues = z.infer<typeof suggestionValuesSchema>;
+
+export const suggestEditSchema = z.object({
+  title: z.string({ error: MESSAGES.uploadRequiredFields }).trim().min(1, MESSAGES.uploadRequiredFields).max(200),
+  artists: artistsSchema,
+  genre: genreSchema,
+  releaseDate: releaseDateSchema,
+  soundcloudUrl: soundcloudUrlSchema,
+  reason: z.string({ error: MESSAGES.suggestionReasonRequired }).trim().min(1, MESSAGES.suggestionReasonRequired).max(1000),
+});
+export type SuggestEditInput = z.input<typeof suggestEditSchema>;
+
+export const editSuggestionSchema = z.object({
+  id: z.string(),
+  songId: z.string(),
+  original: suggestionValuesSchema,
+  suggested: suggestionValuesSchema,
+  /** Current values of the song (differ from `original` when it was edited since). */
+  current: suggestionValuesSchema.nullable(),
+  changedFields: z.array(z.string()),
+  stale: z.boolean(),
+  reason: z.string(),
+  status: z.enum(["pending", "approved", "rejected"]),
+  submittedBy: z.object({ id: z.string(), username: z.string() }),
+  submittedAt: z.string(),
+  reviewedBy: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  reviewNotes: z.string().nullable(),
+});
+export type EditSuggestion = z.infer<typeof editSuggestionSchema>;
+export const editSuggestionListSchema = z.object({ items: z.array(editSuggestionSchema) });
+
+export const reviewSuggestionSchema = z.object({
+  action: z.enum(["approve", "reject"]),
+  notes: z.string().trim().max(1000).optional(),
+  /** Approve even though the song changed since the suggestion (the admin has seen the current values). */
+  overrideNewerEdits: z.boolean().optional(),
+});
+
+export const waitlistJoinSchema = z.object({
+  name: z.string({ error: MESSAGES.waitlistNameRequired }).trim().min(1, MESSAGES.waitlistNameRequired).max(100),
+  email: z
+    .string({ error: MESSAGES.waitlistEmailRequired })
+    .trim()
+    .min(1, MESSAGES.waitlistEmailRequired)
+    .max(254, MESSAGES.invalidEmail)
+    .pipe(z.email(MESSAGES.invalidEmail))
+    .transform((e) => e.toLowerCase()),
+});
+export type WaitlistJoinInput = z.input<typeof waitlistJoinSchema>;
+
+export const waitlistEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  hasAccount: z.boolean(),
+});
+export const waitlistListSchema = z.object({ items: z.array(waitlistEntrySchema) });
+export const waitlistApproveResultSchema = z.object({ ok: z.literal(true), message: z.string(), userFound: z.boolean() });
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  points: z.number(),
+  offWaitlist: z.boolean(),
+  isArtist: z.boolean(),
+  createdAt: z.string(),
+});
+export const adminUserListSchema = z.object({ items: z.array(adminUserSchema) });
+export const setRoleSchema = z.object({ role: z.enum(["user", "verified_contributor", "admin"]) });
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actor: z.object({ id: z.string(), username: z.string() }).nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export const auditListSchema = z.object({ items: z.array(auditEntrySchema) });
