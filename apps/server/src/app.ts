@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const limiter = createRateLimiter(database);
   const auth = createAuth({ config, database, mailer });
-  const authService = createAuthService({ auth, limiter });
+  const authService = createAuthService({ auth, limiter, limitScale: config.authLimitScale });
   const bus = await createEventBus(database, { url: database.url, log: app.log });
   app.addHook("onClose", () => bus.close());
   const users = createUsersRepo(database);

@@ -36,6 +36,7 @@ const envSchema = z.object({
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
 });
 
 /** Parsed, checked settings of one server process. */
@@ -60,6 +61,8 @@ export type Config = {
   soundcloudApiUrl: string;
   soundcloudTimeoutMs: number;
   votesPerMinute: number;
+  /** Multiplies the login/reset/register limits; for test environments that sign in often from one IP. */
+  authLimitScale: number;
 };
 
 /** A bad setting; its message is one line naming the variable. */
@@ -98,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
     votesPerMinute: e.VOTES_PER_MINUTE,
+    authLimitScale: e.AUTH_LIMIT_SCALE,
   };
 }
 

@@ -31,8 +31,14 @@ function cookiesOf(headers: Headers | undefined): string[] {
 }
 
 /** The account rules around Better Auth: limits, enumeration-safe answers, spec §8 messages. */
-export function createAuthService(deps: { auth: Auth; limiter: RateLimiter }) {
-  const { auth, limiter } = deps;
+export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limitScale?: number }) {
+  const { auth } = deps;
+  const scale = deps.limitScale ?? 1;
+  // Test environments may scale every account limit up; production runs at 1.
+  const limiter = {
+    hit: (rule: (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS], subject: string) =>
+      deps.limiter.hit({ ...rule, limit: Math.ceil(rule.limit * scale) }, subject),
+  };
   return {
     async register(input: { email: string; password: string }, ip: string, headers: Headers): Promise<void> {
       await limiter.hit(AUTH_LIMITS.registerIp, ip);

@@ -153,6 +153,13 @@ describeEachDialect("accounts", (dialect) => {
     expect(json.json().error.code).toBe("invalid_token");
   });
 
+  it("answers the session without an error for visitors", async () => {
+    expect((await ctx.app.inject({ method: "GET", url: "/api/session" })).json()).toEqual({ user: null });
+    const cookie = await signUp(ctx, "sess@example.com");
+    const res = await ctx.app.inject({ method: "GET", url: "/api/session", headers: { cookie } });
+    expect(res.json().user).toMatchObject({ email: "sess@example.com" });
+  });
+
   it("logs out: the session no longer works", async () => {
     const cookie = await signUp(ctx, "eve@example.com");
     const out = await post(ctx, "/api/auth/logout", {}, cookie);
@@ -376,6 +383,19 @@ describeEachDialect("login and reset limits", (dialect) => {
       payload: { email: "spray-x@example.com", password: "guess" },
     });
     expect(other.statusCode).toBe(401);
+  });
+
+  it("scales the limits when AUTH_LIMIT_SCALE is set (test environments only)", async () => {
+    const scaled = await createTestApp(dialect, { env: { AUTH_LIMIT_SCALE: "2" } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        statuses.push((await post(scaled, "/api/auth/forgot-password", { email: "scaled@example.com" })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    } finally {
+      await scaled.close();
+    }
   });
 
   it("limits password reset requests per account", async () => {

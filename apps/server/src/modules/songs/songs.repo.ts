@@ -217,7 +217,22 @@ export function createSongsRepo(database: Database) {
       return { followed, electronic, latest, favorites };
     },
 
+    /** The landing page's demo player: the most liked verified songs that have audio. */
+    landingTracks(limit: number): Promise<SongRow[]> {
+      return db
+        .selectFrom("song")
+        .selectAll()
+        .where("status", "=", "verified")
+        .where("is_hidden", "=", false)
+        .where("audio_key", "is not", null)
+        .orderBy("favorite_count", "desc")
+        .orderBy("created_at", "desc")
+        .limit(limit)
+        .execute();
+    },
+
     /** Artists of songs, in credit order. */
+
     artistsOf(songIds: string[], trx: Db = db) {
       if (songIds.length === 0) return Promise.resolve([]);
       return trx

@@ -85,6 +85,14 @@ export function songsRoutes(
   );
 
   app.get(
+    "/api/landing/tracks",
+    { schema: { tags, response: { 200: z.object({ items: z.array(songSchema) }) } } },
+    async () => ({
+      items: await songsService.landingTracks(),
+    }),
+  );
+
+  app.get(
     "/api/me/favorites",
     { schema: { tags, querystring: pageQuery, response: { 200: songPageSchema, ...errors } } },
     async (req) => {

@@ -302,6 +302,11 @@ export function createSongsService(deps: {
       return hydrate(picked, viewer);
     },
 
+    /** Spec §9: the landing page plays five demo tracks. */
+    async landingTracks(): Promise<Song[]> {
+      return hydrate(await songs.landingTracks(5), undefined);
+    },
+
     async history(id: string, viewer: Viewer | undefined): Promise<SongHistoryEntry[]> {
       await visibleRow(id, viewer);
       const rows = await songs.history(id);

@@ -522,6 +522,17 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
     expect((await ctx.app.inject({ method: "GET", url: "/api/me/favorites" })).statusCode).toBe(401);
   });
 
+  it("offers the landing page's demo tracks: verified songs with audio, most liked first", async () => {
+    const tracks = (await get("/api/landing/tracks")).items;
+    expect(tracks.length).toBeGreaterThan(0);
+    expect(tracks.length).toBeLessThanOrEqual(5);
+    expect(tracks.every((t: { status: string; audio: unknown }) => t.status === "verified" && t.audio !== null)).toBe(
+      true,
+    );
+    const counts = tracks.map((t: { favoriteCount: number }) => t.favoriteCount);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  });
+
   it("recommends up to 8 songs the user has not liked", async () => {
     await ctx.app.inject({
       method: "PUT",

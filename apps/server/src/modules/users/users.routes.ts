@@ -1,5 +1,7 @@
 import { errorBodySchema, meSchema, updateProfileSchema } from "@unheard/shared";
-import { type App, requireUserId } from "../../http.js";
+import { z } from "zod";
+import { type App, requireUserId, webHeaders } from "../../http.js";
+
 import type { AuthService } from "../auth/auth.service.js";
 import type { UsersService } from "./users.service.js";
 
@@ -11,6 +13,16 @@ export function usersRoutes(app: App, deps: { authService: AuthService; usersSer
   app.get("/api/me", { schema: { tags, response: { 200: meSchema, 401: errorBodySchema } } }, async (req) => {
     return usersService.me(await requireUserId(req, authService.sessionUserId));
   });
+
+  // Visitors get { user: null } rather than a 401, so a page load logs no error.
+  app.get(
+    "/api/session",
+    { schema: { tags, response: { 200: z.object({ user: meSchema.nullable() }) } } },
+    async (req) => {
+      const id = await authService.sessionUserId(webHeaders(req));
+      return { user: id ? await usersService.me(id).catch(() => null) : null };
+    },
+  );
 
   app.patch(
     "/api/me",
