@@ -1,9 +1,9 @@
 import { ADMIN_PERMISSIONS, MESSAGES, type Role } from "@unheard/shared";
+import { type SqlBool, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
-import { searchNormalize } from "../../lib/search-text.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 
@@ -27,9 +27,20 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
         .where("is_placeholder", "=", false)
         .orderBy("created_at", "desc")
         .limit(100);
-      const term = q ? searchNormalize(q) : "";
-      if (term)
-        query = query.where((eb) => eb.or([eb("username_key", "like", `%${term}%`), eb("email", "like", `%${term}%`)]));
+      // Literal substring match: LIKE's wildcards in the term are escaped.
+      const term = (q ?? "")
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => `\\${c}`);
+      if (term) {
+        const pattern = `%${term}%`;
+        query = query.where((eb) =>
+          eb.or([
+            sql<SqlBool>`username_key like ${pattern} escape '\\'`,
+            sql<SqlBool>`email like ${pattern} escape '\\'`,
+          ]),
+        );
+      }
       const rows = await query.execute();
       return rows.map((r) => ({
         id: r.id,

@@ -275,8 +275,8 @@ export function songsRoutes(
       },
     },
     async (req) => {
-      await viewers.superAdmin(req);
-      await songsService.remove(req.params.id);
+      const viewer = await viewers.superAdmin(req);
+      await songsService.remove(viewer, req.params.id);
       return { ok: true as const, message: MESSAGES.songDeleted };
     },
   );

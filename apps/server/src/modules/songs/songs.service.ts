@@ -14,6 +14,7 @@ import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { type AudioFormat, analyzeAudioFile } from "../../lib/audio.js";
+import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { searchNormalize, searchScore } from "../../lib/search-text.js";
@@ -407,10 +408,17 @@ export function createSongsService(deps: {
     },
 
     /** Super admin: remove the song with its votes, favourites, fingerprints and audio file. */
-    async remove(id: string): Promise<void> {
+    async remove(viewer: Viewer, id: string): Promise<void> {
       const key = await database.tx(async (trx) => {
         const row = await songs.findById(id, trx);
         if (!row) throw new AppError("not_found", MESSAGES.songNotFound);
+        await audit(trx, {
+          actorId: viewer.id,
+          action: "song.deleted",
+          targetType: "song",
+          targetId: id,
+          details: { title: row.title },
+        });
         await songs.setArtists(trx, id, []);
         await songs.deleteSearch(trx, id);
         await trx.deleteFrom("song").where("id", "=", id).execute();

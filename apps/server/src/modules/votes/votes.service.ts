@@ -8,6 +8,7 @@ import {
 } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
+import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -149,6 +150,7 @@ export function createVotesService(deps: {
             verifiedAt,
             verifiedBy: viewer.id,
           });
+          await audit(trx, { actorId: viewer.id, action: "song.verified", targetType: "song", targetId: songId });
           if (
             song.submitted_by &&
             (await votes.awardFirstVerification(trx, song.submitted_by, songId, POINTS_FOR_VERIFIED_SONG))
@@ -191,6 +193,13 @@ export function createVotesService(deps: {
           )
             paid.push(s.submitted_by);
         }
+        await audit(trx, {
+          actorId: viewer.id,
+          action: "songs.verified_all",
+          targetType: "song",
+          targetId: null,
+          details: { count: pending.length },
+        });
         return { ids: pending.map((s) => s.id), points: paid };
       });
       for (const id of ids) await bus.publish({ type: "song.changed", songId: id, data: { status: "verified" } });

@@ -1,0 +1,141 @@
+import { MESSAGES } from "@unheard/shared";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { member, upload, verify } from "../../test/fixtures.js";
+import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+
+type User = { cookie: string; id: string };
+
+describeEachDialect("reports", (dialect) => {
+  let ctx: TestContext;
+  let owner: User;
+  let reporter: User;
+  let admin: User;
+  let songId: string;
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+    owner = await member(ctx, "owner-r@example.com");
+    reporter = await member(ctx, "reporter@example.com");
+    admin = await member(ctx, "admin-r@example.com", "admin");
+    songId = (await upload(ctx, owner.cookie, { title: "Reported", artists: ["Rep"] })).json().id;
+    await verify(ctx, songId);
+  });
+  afterAll(() => ctx.close());
+
+  const report = (u: User | undefined, id: string, payload: object) =>
+    ctx.app.inject({
+      method: "POST",
+      url: `/api/songs/${id}/reports`,
+      headers: u ? { cookie: u.cookie } : {},
+      payload,
+    });
+
+  it("files one open report per user and song, counting it on the song", async () => {
+    const res = await report(reporter, songId, { reason: "fake_leak", details: "  AI voice  " });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toBe(MESSAGES.reportSent);
+    const again = await report(reporter, songId, { reason: "duplicate" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(MESSAGES.reportAlreadyOpen);
+    const row = await ctx.database.db
+      .selectFrom("report")
+      .selectAll()
+      .where("song_id", "=", songId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      reason: "fake_leak",
+      details: "AI voice",
+      status: "pending",
+      processed_at: null,
+      processed_by: null,
+    });
+    const song = await ctx.database.db
+      .selectFrom("song")
+      .select("report_count")
+      .where("id", "=", songId)
+      .executeTakeFirstOrThrow();
+    expect(Number(song.report_count)).toBe(1);
+  });
+
+  it("refuses reports without sign-in, reason, song, or on one's own song", async () => {
+    const visitor = await report(undefined, songId, { reason: "other" });
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.json().error.message).toBe(MESSAGES.loginToReport);
+    const noReason = await report(owner, songId, {});
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().error.message).toBe(MESSAGES.reportReasonRequired);
+    expect((await report(reporter, "missing", { reason: "other" })).json().error.message).toBe(MESSAGES.songNotFound);
+    const own = await report(owner, songId, { reason: "other" });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error.message).toBe(MESSAGES.reportOwnSong);
+  });
+
+  it("lets admins resolve or reject, recording who and when, once", async () => {
+    const list = (
+      await ctx.app.inject({ method: "GET", url: "/api/reports", headers: { cookie: admin.cookie } })
+    ).json();
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        songId,
+        songTitle: "Reported",
+        reason: "fake_leak",
+        details: "AI voice",
+        reporter: { id: reporter.id, username: "reporter" },
+      }),
+    ]);
+    const id = list.items[0].id;
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/api/reports/${id}/process`,
+      headers: { cookie: admin.cookie },
+      payload: { action: "resolve" },
+    });
+    expect(res.json()).toEqual({ ok: true, message: MESSAGES.reportResolved });
+    const row = await ctx.database.db.selectFrom("report").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("resolved");
+    expect(row.processed_by).toBe(admin.id);
+    expect(row.processed_at).not.toBeNull();
+    const twice = await ctx.app.inject({
+      method: "POST",
+      url: `/api/reports/${id}/process`,
+      headers: { cookie: admin.cookie },
+      payload: { action: "reject" },
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: "/api/reports", headers: { cookie: admin.cookie } })).json().items,
+    ).toEqual([]);
+    // A closed report lets the user report again.
+    expect((await report(reporter, songId, { reason: "duplicate" })).statusCode).toBe(201);
+    const log = await ctx.database.db.selectFrom("audit_log").selectAll().where("target_id", "=", id).execute();
+    expect(log.map((l) => [l.action, l.actor_id])).toEqual([["report.resolved", admin.id]]);
+  });
+
+  it("hides a song from every list and shows it only to admins", async () => {
+    const hide = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/songs/${songId}/hidden`,
+      headers: { cookie: admin.cookie },
+      payload: { hidden: true },
+    });
+    expect(hide.statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}`, headers: { cookie: reporter.cookie } }))
+        .statusCode,
+    ).toBe(404);
+    const asAdmin = (
+      await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}`, headers: { cookie: admin.cookie } })
+    ).json();
+    expect(asAdmin.isHidden).toBe(true);
+    const feed = (await ctx.app.inject({ method: "GET", url: "/api/songs" })).json();
+    expect(feed.items.map((s: { id: string }) => s.id)).not.toContain(songId);
+    expect((await ctx.app.inject({ method: "GET", url: "/api/search?q=reported" })).json().songs).toEqual([]);
+    await ctx.app.inject({
+      method: "PUT",
+      url: `/api/songs/${songId}/hidden`,
+      headers: { cookie: admin.cookie },
+      payload: { hidden: false },
+    });
+    expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).statusCode).toBe(200);
+  });
+});
