@@ -118,7 +118,6 @@ export const MESSAGES = {
   userNotFound: "User not found",
   // Favourites
 
-
   loginToFavorite: "Please login to favorite songs",
   favoriteFailed: "Failed to update favorite",
   favoritesSyncFailed: "Failed to sync favorites",

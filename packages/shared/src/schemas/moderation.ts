@@ -48,7 +48,11 @@ export const suggestEditSchema = z.object({
   genre: genreSchema,
   releaseDate: releaseDateSchema,
   soundcloudUrl: soundcloudUrlSchema,
-  reason: z.string({ error: MESSAGES.suggestionReasonRequired }).trim().min(1, MESSAGES.suggestionReasonRequired).max(1000),
+  reason: z
+    .string({ error: MESSAGES.suggestionReasonRequired })
+    .trim()
+    .min(1, MESSAGES.suggestionReasonRequired)
+    .max(1000),
 });
 export type SuggestEditInput = z.input<typeof suggestEditSchema>;
 
@@ -99,7 +103,11 @@ export const waitlistEntrySchema = z.object({
   hasAccount: z.boolean(),
 });
 export const waitlistListSchema = z.object({ items: z.array(waitlistEntrySchema) });
-export const waitlistApproveResultSchema = z.object({ ok: z.literal(true), message: z.string(), userFound: z.boolean() });
+export const waitlistApproveResultSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  userFound: z.boolean(),
+});
 
 export const adminUserSchema = z.object({
   id: z.string(),
