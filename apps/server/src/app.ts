@@ -24,6 +24,8 @@ import { createRateLimiter } from "./lib/rate-limit.js";
 import { createLocalStorage } from "./lib/storage.js";
 import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
+import { artistsRoutes } from "./modules/artists/artists.routes.js";
+import { createArtistsService } from "./modules/artists/artists.service.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
@@ -32,8 +34,12 @@ import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestio
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
+import { createNotifier } from "./modules/notifications/notifications.service.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { createReportsService } from "./modules/reports/reports.service.js";
+import { searchRoutes } from "./modules/search/search.routes.js";
+import { createSearchService } from "./modules/search/search.service.js";
 import { createSongsRepo } from "./modules/songs/songs.repo.js";
 import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
@@ -54,6 +60,8 @@ export type AppDeps = {
   database: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions["logger"];
+  /** Run background schedules (the daily digest); main.ts turns this on, tests do not. */
+  scheduleDigests?: boolean;
 };
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -132,39 +140,52 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus });
   const viewers = createViewerResolver({ authService, users, waitlistGate: config.waitlistGate });
   const storage = createLocalStorage(path.join(config.dataDir, "audio"));
-  const songsService = createSongsService({ database, songs: createSongsRepo(database), storage, bus });
+  const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
+  const songsService = createSongsService({ database, songs: createSongsRepo(database), storage, bus, notifier });
+  const artistsService = createArtistsService({ database, songs: songsService, bus });
   const soundcloud = createSoundcloudService({
     clientId: config.soundcloudClientId,
     apiUrl: config.soundcloudApiUrl,
     timeoutMs: config.soundcloudTimeoutMs,
   });
+  const votesService = createVotesService({
+    database,
+    votes: createVotesRepo(database),
+    songs: songsService,
+    bus,
+    limiter,
+    notifier,
+    votesPerMinute: config.votesPerMinute,
+  });
 
   healthRoutes(app, { database });
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
-  eventsRoutes(app, { bus, authService, usersService });
+  eventsRoutes(app, { bus, authService, usersService, unread: (userId) => notifier.unread(userId) });
   songsRoutes(app, { songsService, viewers, storage, config });
+  searchRoutes(app, { search: createSearchService({ songs: songsService, artists: artistsService }), viewers });
+  artistsRoutes(app, { artists: artistsService, viewers });
+  notificationsRoutes(app, { notifier, viewers });
   soundcloudRoutes(app, { soundcloud, viewers });
-  votesRoutes(app, {
-    votesService: createVotesService({
-      database,
-      votes: createVotesRepo(database),
-      songs: songsService,
-      bus,
-      limiter,
-      votesPerMinute: config.votesPerMinute,
-    }),
-
-    viewers,
-  });
-
-  reportsRoutes(app, { reportsService: createReportsService({ database, bus }), viewers });
+  votesRoutes(app, { votesService, viewers });
+  reportsRoutes(app, { reportsService: createReportsService({ database, bus, notifier }), viewers });
   editSuggestionsRoutes(app, {
-    suggestions: createEditSuggestionsService({ database, songs: songsService, bus }),
+    suggestions: createEditSuggestionsService({ database, songs: songsService, bus, notifier }),
     viewers,
   });
   waitlistRoutes(app, { waitlist: createWaitlistService({ database, bus }), viewers, limiter });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
+  if (deps.scheduleDigests) {
+    // The daily digest: checked hourly; each user is claimed atomically, so many instances may run this.
+    const timer = setInterval(
+      () => {
+        notifier.sendDigests().catch((err) => app.log.error({ err }, "digest failed"));
+      },
+      60 * 60 * 1000,
+    );
+    timer.unref();
+    app.addHook("onClose", async () => clearInterval(timer));
+  }
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath) => {

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     database,
+    scheduleDigests: true,
     logger:
       process.stdout.isTTY && config.env !== "production"
         ? { level: config.logLevel, transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } }

@@ -1,2 +1,11 @@
-/** Audio fingerprinting (spec §9); filled in by the fingerprinting issue. */
-export const FINGERPRINT_SAMPLE_RATE = 5512;
+/**
+ * Audio fingerprinting (spec §9, issue 8): pure TypeScript on Float32Array, used by the browser (microphone capture)
+ * and the server (indexing, matching). No DOM or Node APIs here.
+ */
+export * from "./config.js";
+export * from "./dsp.js";
+export * from "./fingerprint.js";
+export * from "./hashes.js";
+export * from "./match.js";
+export * from "./peaks.js";
+export * from "./quality.js";

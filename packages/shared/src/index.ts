@@ -1,6 +1,7 @@
 export * from "./constants.js";
 export * from "./messages.js";
 export * from "./roles.js";
+export * from "./schemas/artist.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";

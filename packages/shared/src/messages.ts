@@ -116,6 +116,24 @@ export const MESSAGES = {
   roleUpdated: "Role updated",
   roleNotAllowed: "You may not grant or remove that role",
   userNotFound: "User not found",
+  // Artists
+  artistNotFound: "Artist not found",
+  artistLoadFailed: "Failed to load artist profile",
+  following: "Following artist",
+  unfollowed: "Unfollowed artist",
+  followFailed: "Failed to update follow status",
+  loginToFollow: "Please login to follow artists",
+  followSelf: "You cannot follow yourself",
+  noTracks: "No tracks uploaded yet",
+  artistUpdated: "Artist profile updated",
+  artistNoPermission: "You do not have permission to edit this artist",
+  invalidLink: "Links must start with http:// or https://",
+  artistsMerged: "Artists merged",
+  artistClaimed: "Artist profile linked to the account",
+  artistMergeInvalid: "Only a placeholder artist can be merged into another profile",
+  // Notifications
+  notificationsMarkedRead: "All notifications marked as read",
+  notificationSettingsSaved: "Notification settings saved",
   // Favourites
 
   loginToFavorite: "Please login to favorite songs",

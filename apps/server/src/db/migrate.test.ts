@@ -16,6 +16,7 @@ const TABLES = [
   "follow",
   "job",
   "notification",
+  "notification_setting",
   "points_ledger",
   "rate_limit",
   "report",

@@ -1,12 +1,14 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_search_and_feeds.js";
+import * as m0003 from "./migrations/0003_artists_and_notifications.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_search_and_feeds": m0002,
+  "0003_artists_and_notifications": m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -30,6 +30,9 @@ export type UserTable = {
   instagram: string | null;
   twitter: string | null;
   website: string | null;
+  follower_count: Int;
+  email_digest: Bool;
+  last_digest_at: NullableTimestamp;
 };
 
 export type SessionTable = {
@@ -212,6 +215,8 @@ export type JobTable = {
   updated_at: Timestamp;
 };
 
+export type NotificationSettingTable = { user_id: string; kind: string; enabled: Bool };
+
 /** The whole relational model of DESIGN §4. */
 export type DB = {
   user: UserTable;
@@ -235,5 +240,6 @@ export type DB = {
   rate_limit: RateLimitTable;
   audit_log: AuditLogTable;
   notification: NotificationTable;
+  notification_setting: NotificationSettingTable;
   job: JobTable;
 };

@@ -15,7 +15,11 @@ export type AuditAction =
   | "suggestion.approved"
   | "suggestion.rejected"
   | "user.role_changed"
-  | "user.off_waitlist";
+  | "user.off_waitlist"
+  | "artist.merged"
+  | "artist.claimed"
+  | "artist.verified"
+  | "artist.unverified";
 
 /** Write one audit row, inside the caller's transaction so it commits with the action. */
 export async function audit(

@@ -11,7 +11,7 @@ import type { Database } from "../db/database.js";
 export type AppEvent =
   | { type: "me.changed"; userId: string }
   | { type: "song.changed"; songId: string; data: Record<string, unknown> }
-  | { type: "notification"; userId: string; data: Record<string, unknown> };
+  | { type: "notification"; userIds: string[] };
 
 /** Publishes events to every server instance and lets each subscribe. */
 export type EventBus = {

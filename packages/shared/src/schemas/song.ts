@@ -156,7 +156,17 @@ export const searchQuerySchema = z.object({
 });
 
 export const searchResultSchema = z.object({
+  artists: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      initial: z.string(),
+      trackCount: z.number(),
+      isVerified: z.boolean(),
+    }),
+  ),
   songs: z.array(songSchema),
+
   nextCursor: z.string().nullable(),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;

@@ -5,6 +5,7 @@ import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongFields, SongsService } from "../songs/songs.service.js";
 import { currentValues, insertSuggestion } from "./edit-suggestions.repo.js";
 
@@ -16,8 +17,13 @@ export function changedFields(a: SuggestionValues, b: SuggestionValues): string[
 }
 
 /** Edit suggestions (spec §4): members propose, admins approve (applied with history) or reject. */
-export function createEditSuggestionsService(deps: { database: Database; songs: SongsService; bus: EventBus }) {
-  const { database, songs, bus } = deps;
+export function createEditSuggestionsService(deps: {
+  database: Database;
+  songs: SongsService;
+  bus: EventBus;
+  notifier: Notifier;
+}) {
+  const { database, songs, bus, notifier } = deps;
   const { db } = database;
 
   return {
@@ -68,7 +74,7 @@ export function createEditSuggestionsService(deps: { database: Database; songs: 
       id: string,
       input: { action: "approve" | "reject"; notes?: string | undefined; overrideNewerEdits?: boolean | undefined },
     ): Promise<string> {
-      const songId = await database.tx(async (trx) => {
+      const { songId, notified } = await database.tx(async (trx) => {
         const s = await trx.selectFrom("edit_suggestion").selectAll().where("id", "=", id).executeTakeFirst();
         if (!s) throw new AppError("not_found", "Edit suggestion not found");
         if (s.status !== "pending") throw new AppError("conflict", MESSAGES.suggestionAlreadyReviewed);
@@ -108,8 +114,17 @@ export function createEditSuggestionsService(deps: { database: Database; songs: 
           targetId: id,
           details: { songId: s.song_id },
         });
-        return s.song_id;
+        const title = JSON.parse(s.suggested).title as string;
+        const told = await notifier.add(
+          trx,
+          "suggestion_processed",
+          [s.submitted_by],
+          { songId: s.song_id, songTitle: title, status },
+          viewer.id,
+        );
+        return { songId: s.song_id, notified: told };
       });
+      await notifier.announce(notified);
       if (input.action === "approve") await bus.publish({ type: "song.changed", songId, data: { edited: true } });
       return input.action === "approve" ? MESSAGES.suggestionApproved : MESSAGES.suggestionRejected;
     },

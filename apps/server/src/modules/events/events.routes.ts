@@ -8,8 +8,16 @@ import type { UsersService } from "../users/users.service.js";
 const HEARTBEAT_MS = 25_000;
 
 /** GET /api/events: a Server-Sent Events stream of changes the viewer may see. */
-export function eventsRoutes(app: App, deps: { bus: EventBus; authService: AuthService; usersService: UsersService }) {
-  const { bus, authService, usersService } = deps;
+export function eventsRoutes(
+  app: App,
+  deps: {
+    bus: EventBus;
+    authService: AuthService;
+    usersService: UsersService;
+    unread: (userId: string) => Promise<number>;
+  },
+) {
+  const { bus, authService, usersService, unread } = deps;
   const open = new Set<ServerResponse>();
 
   // Streams never finish on their own; end them so shutdown does not wait forever.
@@ -45,7 +53,11 @@ export function eventsRoutes(app: App, deps: { bus: EventBus; authService: AuthS
           );
           return;
         case "notification":
-          if (event.userId === userId) send("notification", event.data);
+          if (!userId || !event.userIds.includes(userId)) return;
+          unread(userId).then(
+            (count) => send("notification", { unread: count }),
+            (err) => req.log.warn({ err }, "could not count notifications"),
+          );
           return;
         case "song.changed":
           send("song", { id: event.songId, ...event.data });

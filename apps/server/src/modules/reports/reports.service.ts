@@ -7,12 +7,13 @@ import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import type { Notifier } from "../notifications/notifications.service.js";
 
 type Reason = (typeof REPORT_REASONS)[number];
 
 /** Reports on songs (spec §4/§5): one open report per user and song; admins resolve or reject. */
-export function createReportsService(deps: { database: Database; bus: EventBus }) {
-  const { database, bus } = deps;
+export function createReportsService(deps: { database: Database; bus: EventBus; notifier: Notifier }) {
+  const { database, bus, notifier } = deps;
   const { db } = database;
   return {
     async create(viewer: Viewer, songId: string, input: { reason: Reason; details: string }): Promise<void> {
@@ -88,7 +89,7 @@ export function createReportsService(deps: { database: Database; bus: EventBus }
 
     async process(viewer: Viewer, reportId: string, action: "resolve" | "reject"): Promise<string> {
       const status = action === "resolve" ? "resolved" : "rejected";
-      await database.tx(async (trx) => {
+      const notified = await database.tx(async (trx) => {
         const report = await trx
           .selectFrom("report")
           .select(["id", "status", "user_id", "song_id"])
@@ -108,7 +109,16 @@ export function createReportsService(deps: { database: Database; bus: EventBus }
           targetId: reportId,
           details: { songId: report.song_id },
         });
+        const song = await trx.selectFrom("song").select("title").where("id", "=", report.song_id).executeTakeFirst();
+        return notifier.add(
+          trx,
+          "report_processed",
+          [report.user_id],
+          { songId: report.song_id, songTitle: song?.title, status },
+          viewer.id,
+        );
       });
+      await notifier.announce(notified);
       return status === "resolved" ? MESSAGES.reportResolved : MESSAGES.reportRejected;
     },
 

@@ -11,8 +11,6 @@ import {
   favoriteStateSchema,
   feedQuerySchema,
   MESSAGES,
-  searchQuerySchema,
-  searchResultSchema,
   songHistorySchema,
   songPageSchema,
   songSchema,
@@ -65,15 +63,6 @@ export function songsRoutes(
     "/api/songs",
     { schema: { tags, querystring: feedQuerySchema, response: { 200: songPageSchema, 400: errorBodySchema } } },
     async (req) => songsService.feed(req.query, await viewers.viewer(req)),
-  );
-
-  app.get(
-    "/api/search",
-    { schema: { tags, querystring: searchQuerySchema, response: { 200: searchResultSchema, 400: errorBodySchema } } },
-    async (req) => {
-      const page = await songsService.search(req.query, await viewers.viewer(req));
-      return { songs: page.items, nextCursor: page.nextCursor };
-    },
   );
 
   app.get(

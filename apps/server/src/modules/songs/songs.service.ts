@@ -23,6 +23,7 @@ import { nameKey } from "../../lib/text.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
+import type { Notifier } from "../notifications/notifications.service.js";
 import type { FeedFilters, NewestCursor, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -63,8 +64,9 @@ export function createSongsService(deps: {
   songs: SongsRepo;
   storage: AudioStorage;
   bus: EventBus;
+  notifier: Notifier;
 }) {
-  const { database, songs, storage, bus } = deps;
+  const { database, songs, storage, bus, notifier } = deps;
 
   /** Turn rows into API songs for one viewer, in the rows' order. */
   async function hydrate(rows: SongRow[], viewer: Viewer | undefined): Promise<Song[]> {
@@ -250,6 +252,29 @@ export function createSongsService(deps: {
       };
     },
 
+    /** Rebuild the search text of every song credited to an artist (after a merge or claim renames credits). */
+    async reindexSongsOf(trx: Kysely<DB>, artistId: string): Promise<void> {
+      const ids = (
+        await trx.selectFrom("song_artist").select("song_id").where("artist_id", "=", artistId).execute()
+      ).map((r) => r.song_id);
+      if (ids.length === 0) return;
+      const rows = await trx.selectFrom("song").select(["id", "title"]).where("id", "in", ids).execute();
+      const credits = await songs.artistsOf(ids, trx);
+      for (const r of rows) {
+        await songs.indexSearch(
+          trx,
+          r.id,
+          r.title,
+          credits.filter((c) => c.song_id === r.id).map((c) => c.username),
+        );
+      }
+    },
+
+    /** Ids of songs a search may match (for artist search through song credits). */
+    async searchCandidateIds(query: string): Promise<string[]> {
+      return (await songs.searchCandidates(query, SEARCH_CANDIDATES)).map((r) => r.id);
+    },
+
     /** Substring-, accent- and typo-tolerant search; exact title > prefix > fuzzy. */
     async search(
       q: { q: string; cursor?: string | undefined; limit: number },
@@ -348,7 +373,7 @@ export function createSongsService(deps: {
         await storage.putFile(key, file.path);
         stored = key;
         const now = nowIso();
-        await database.tx(async (trx) => {
+        const notified = await database.tx(async (trx) => {
           await songs.lockTitle(trx, titleKey);
           // Checked inside the write transaction, so two uploads of one song cannot both pass.
           if (await songs.findDuplicate(trx, titleKey, artistKeys)) {
@@ -383,7 +408,9 @@ export function createSongsService(deps: {
             .execute();
           await songs.setArtists(trx, id, artistIds);
           await songs.indexSearch(trx, id, fields.title, fields.artists);
+          return notifier.newSong(trx, { id, title: fields.title, artistIds, artistNames: fields.artists }, viewer.id);
         });
+        await notifier.announce(notified);
         stored = undefined;
         return one(id, viewer);
       } finally {

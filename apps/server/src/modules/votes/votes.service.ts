@@ -13,6 +13,7 @@ import type { EventBus } from "../../lib/events.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongsService } from "../songs/songs.service.js";
 import type { VotesRepo } from "./votes.repo.js";
 
@@ -25,10 +26,11 @@ export function createVotesService(deps: {
   songs: SongsService;
   bus: EventBus;
   limiter: RateLimiter;
+  notifier: Notifier;
   /** Votes per user per minute: generous for people, a wall for scripts. */
   votesPerMinute: number;
 }) {
-  const { database, votes, songs, bus, limiter } = deps;
+  const { database, votes, songs, bus, limiter, notifier } = deps;
   const voteLimit = { name: "vote", limit: deps.votesPerMinute, windowSec: 60 };
 
   /** After a change: counts to every open page, points to the people whose points moved. */
@@ -126,9 +128,14 @@ export function createVotesService(deps: {
           myVote: want === 1 ? "up" : want === -1 ? "down" : null,
           verifiedNow,
         };
-        return { result, changed, points };
+        const notified =
+          status !== song.status
+            ? await notifier.songStatus(trx, songId, status === "verified" ? "verified" : "pending", viewer.id)
+            : [];
+        return { result, changed, points, notified };
       });
       if (outcome.changed) await announce(outcome.result, outcome.points);
+      await notifier.announce(outcome.notified);
       return outcome.result;
     },
 
@@ -169,18 +176,21 @@ export function createVotesService(deps: {
           myVote: myVote ? (Number(myVote.value) === 1 ? "up" : "down") : null,
           verifiedNow: !already,
         };
-        return { result, points, changed: !already };
+        const notified = already ? [] : await notifier.songStatus(trx, songId, "verified", viewer.id);
+        return { result, points, changed: !already, notified };
       });
       if (outcome.changed) await announce(outcome.result, outcome.points);
+      await notifier.announce(outcome.notified);
       return outcome.result;
     },
 
     /** Super admin: verify every pending song directly (DESIGN §5: no placeholder votes). */
     async verifyAll(viewer: Viewer): Promise<number> {
-      const { ids, points } = await database.tx(async (trx) => {
+      const { ids, points, notified } = await database.tx(async (trx) => {
         const pending = await votes.pendingForVerifyAll(trx);
         const now = nowIso();
         const paid: string[] = [];
+        const told: string[] = [];
         for (const s of pending) {
           await trx
             .updateTable("song")
@@ -192,6 +202,7 @@ export function createVotesService(deps: {
             (await votes.awardFirstVerification(trx, s.submitted_by, s.id, POINTS_FOR_VERIFIED_SONG))
           )
             paid.push(s.submitted_by);
+          told.push(...(await notifier.songStatus(trx, s.id, "verified", viewer.id)));
         }
         await audit(trx, {
           actorId: viewer.id,
@@ -200,10 +211,11 @@ export function createVotesService(deps: {
           targetId: null,
           details: { count: pending.length },
         });
-        return { ids: pending.map((s) => s.id), points: paid };
+        return { ids: pending.map((s) => s.id), points: paid, notified: [...new Set(told)] };
       });
       for (const id of ids) await bus.publish({ type: "song.changed", songId: id, data: { status: "verified" } });
       for (const id of new Set(points)) await bus.publish({ type: "me.changed", userId: id });
+      await notifier.announce(notified);
       return ids.length;
     },
 

@@ -1,0 +1,98 @@
+import {
+  artistSchema,
+  claimArtistSchema,
+  errorBodySchema,
+  followStateSchema,
+  MESSAGES,
+  mergeArtistsSchema,
+  okSchema,
+  songPageSchema,
+  updateArtistSchema,
+  verifyArtistSchema,
+} from "@unheard/shared";
+import { z } from "zod";
+import type { App } from "../../http.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { ArtistsService } from "./artists.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** Artist pages, following, artist editing, and the admin tools for artists. */
+export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers: ViewerResolver }) {
+  const { artists, viewers } = deps;
+  const tags = ["artists"];
+
+  app.get(
+    "/api/artists/:id",
+    { schema: { tags, params: idParams, response: { 200: artistSchema, ...errors } } },
+    async (req) => artists.get(req.params.id, await viewers.viewer(req)),
+  );
+
+  app.get(
+    "/api/artists/:id/songs",
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: z.object({
+          cursor: z.string().max(500).optional(),
+          limit: z.coerce.number().int().min(1).max(48).default(24),
+        }),
+        response: { 200: songPageSchema, ...errors },
+      },
+    },
+    async (req) => artists.songs(req.params.id, await viewers.viewer(req), req.query.cursor, req.query.limit),
+  );
+
+  for (const method of ["PUT", "DELETE"] as const) {
+    app.route({
+      method,
+      url: "/api/artists/:id/follow",
+      schema: { tags, params: idParams, response: { 200: followStateSchema, ...errors } },
+      handler: async (req) => {
+        const viewer = await viewers.signedIn(req, MESSAGES.loginToFollow);
+        return artists.setFollow(viewer, req.params.id, method === "PUT");
+      },
+    });
+  }
+
+  app.patch(
+    "/api/artists/:id",
+    { schema: { tags, params: idParams, body: updateArtistSchema, response: { 200: artistSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.signedIn(req);
+      return artists.update(viewer, req.params.id, req.body);
+    },
+  );
+
+  app.post(
+    "/api/admin/artists/merge",
+    { schema: { tags, body: mergeArtistsSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.superAdmin(req);
+      await artists.merge(viewer, req.body.keepId, req.body.mergeId, "merge");
+      return { ok: true as const, message: MESSAGES.artistsMerged };
+    },
+  );
+
+  app.post(
+    "/api/admin/artists/:id/claim",
+    { schema: { tags, params: idParams, body: claimArtistSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.admin(req);
+      await artists.merge(viewer, req.body.userId, req.params.id, "claim");
+      return { ok: true as const, message: MESSAGES.artistClaimed };
+    },
+  );
+
+  app.put(
+    "/api/admin/artists/:id/verified",
+    { schema: { tags, params: idParams, body: verifyArtistSchema, response: { 200: okSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.superAdmin(req);
+      await artists.setVerified(viewer, req.params.id, req.body.verified);
+      return { ok: true as const, message: req.body.verified ? "Artist verified" : "Artist no longer verified" };
+    },
+  );
+}

@@ -1,0 +1,301 @@
+import { type Artist, type ArtistHit, type FollowState, MESSAGES, type SongPage } from "@unheard/shared";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../db/database.js";
+import type { DB } from "../../db/schema.js";
+import { AppError } from "../../errors.js";
+import { audit } from "../../lib/audit.js";
+import type { EventBus } from "../../lib/events.js";
+import { searchNormalize, searchScore } from "../../lib/search-text.js";
+import { nameKey } from "../../lib/text.js";
+import { nowIso, toIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
+import type { SongsService } from "../songs/songs.service.js";
+
+type Db = Kysely<DB>;
+
+/** Songs credited to an artist that a viewer may see: verified ones, and pending ones for the artist and admins. */
+function creditedSongs(db: Db, artistId: string, includePending: boolean) {
+  let q = db
+    .selectFrom("song_artist")
+    .innerJoin("song", "song.id", "song_artist.song_id")
+    .where("song_artist.artist_id", "=", artistId)
+    .where("song.is_hidden", "=", false);
+  if (!includePending) q = q.where("song.status", "=", "verified");
+  return q;
+}
+
+/** Recount what the artist row counts, from the rows themselves. */
+async function recount(trx: Db, artistId: string): Promise<void> {
+  await trx
+    .updateTable("user")
+    .set({
+      upload_count: sql`(select count(*) from song_artist where song_artist.artist_id = ${artistId})`,
+      follower_count: sql`(select count(*) from follow where follow.artist_id = ${artistId})`,
+    })
+    .where("id", "=", artistId)
+    .execute();
+}
+
+/** Artist pages, following, profile editing, merge/claim/verify (issue 7). */
+export function createArtistsService(deps: { database: Database; songs: SongsService; bus: EventBus }) {
+  const { database, songs } = deps;
+  const { db } = database;
+
+  async function load(id: string) {
+    const row = await db
+      .selectFrom("user")
+      .selectAll()
+      .where("id", "=", id)
+      .where("is_artist", "=", true)
+      .executeTakeFirst();
+    if (!row) throw new AppError("not_found", MESSAGES.artistNotFound);
+    return row;
+  }
+
+  return {
+    async get(id: string, viewer: Viewer | undefined): Promise<Artist> {
+      const row = await load(id);
+      const isSelf = viewer?.id === id;
+      const [tracks, follow] = await Promise.all([
+        creditedSongs(db, id, false).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+        viewer
+          ? db
+              .selectFrom("follow")
+              .select("artist_id")
+              .where("follower_id", "=", viewer.id)
+              .where("artist_id", "=", id)
+              .executeTakeFirst()
+          : undefined,
+      ]);
+      return {
+        id: row.id,
+        name: row.username,
+        bio: row.bio,
+        isVerified: Boolean(row.is_verified),
+        isPlaceholder: Boolean(row.is_placeholder),
+        trackCount: Number(tracks.n),
+        followerCount: Number(row.follower_count),
+        socialLinks: { instagram: row.instagram, twitter: row.twitter, website: row.website },
+        isFollowing: Boolean(follow),
+        isSelf,
+        canEdit: Boolean(viewer && (isSelf || viewer.isAdmin)),
+      };
+    },
+
+    async songs(id: string, viewer: Viewer | undefined, cursor: string | undefined, limit: number): Promise<SongPage> {
+      await load(id);
+      const includePending = Boolean(viewer && (viewer.id === id || viewer.isAdmin));
+      let pos: { createdAt: string; id: string } | undefined;
+      if (cursor) {
+        try {
+          pos = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+        } catch {
+          throw new AppError("bad_request", "Invalid cursor");
+        }
+      }
+      const rows = await creditedSongs(db, id, includePending)
+        .selectAll("song")
+        .where((eb) =>
+          pos
+            ? eb.or([
+                eb("song.created_at", "<", pos.createdAt),
+                eb.and([eb("song.created_at", "=", pos.createdAt), eb("song.id", "<", pos.id)]),
+              ])
+            : eb.val(true),
+        )
+        .orderBy("song.created_at", "desc")
+        .orderBy("song.id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: await songs.hydrate(page, viewer),
+        nextCursor:
+          rows.length > limit && last
+            ? Buffer.from(JSON.stringify({ createdAt: toIso(last.created_at), id: last.id })).toString("base64url")
+            : null,
+      };
+    },
+
+    /** Set the wanted follow state; idempotent; the count moves with the row. */
+    async setFollow(viewer: Viewer, artistId: string, want: boolean): Promise<FollowState> {
+      if (viewer.id === artistId) throw new AppError("bad_request", MESSAGES.followSelf);
+      await load(artistId);
+      return database.tx(async (trx) => {
+        let changed: boolean;
+        if (want) {
+          const res = await trx
+            .insertInto("follow")
+            .values({ follower_id: viewer.id, artist_id: artistId, created_at: nowIso() })
+            .onConflict((oc) => oc.columns(["follower_id", "artist_id"]).doNothing())
+            .executeTakeFirst();
+          changed = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+        } else {
+          const res = await trx
+            .deleteFrom("follow")
+            .where("follower_id", "=", viewer.id)
+            .where("artist_id", "=", artistId)
+            .executeTakeFirst();
+          changed = Number(res.numDeletedRows) > 0;
+        }
+        if (changed) {
+          await trx
+            .updateTable("user")
+            .set((eb) => ({ follower_count: eb("follower_count", "+", want ? 1 : -1) }))
+            .where("id", "=", artistId)
+            .execute();
+        }
+        const row = await trx
+          .selectFrom("user")
+          .select("follower_count")
+          .where("id", "=", artistId)
+          .executeTakeFirstOrThrow();
+        return { following: want, followerCount: Number(row.follower_count) };
+      });
+    },
+
+    async update(
+      viewer: Viewer,
+      id: string,
+      input: { bio: string; instagram: string | null; twitter: string | null; website: string | null },
+    ): Promise<Artist> {
+      await load(id);
+      if (viewer.id !== id && !viewer.isAdmin) throw new AppError("forbidden", MESSAGES.artistNoPermission);
+      await db
+        .updateTable("user")
+        .set({
+          bio: input.bio,
+          instagram: input.instagram,
+          twitter: input.twitter,
+          website: input.website,
+          updated_at: nowIso(),
+        })
+        .where("id", "=", id)
+        .execute();
+      return this.get(id, viewer);
+    },
+
+    /**
+     * Fold `mergeId` (a placeholder) into `keepId`: credits and followers move, counts are recounted from the rows,
+     * the placeholder is removed. Used for merging duplicates and for claiming a placeholder for a real account.
+     */
+    async merge(viewer: Viewer, keepId: string, mergeId: string, action: "merge" | "claim"): Promise<void> {
+      if (keepId === mergeId) throw new AppError("bad_request", MESSAGES.artistMergeInvalid);
+      await database.tx(async (trx) => {
+        const [keep, gone] = await Promise.all([
+          trx
+            .selectFrom("user")
+            .select(["id", "is_placeholder", "is_artist"])
+            .where("id", "=", keepId)
+            .executeTakeFirst(),
+          trx
+            .selectFrom("user")
+            .select(["id", "is_placeholder", "is_artist", "username"])
+            .where("id", "=", mergeId)
+            .executeTakeFirst(),
+        ]);
+        if (!keep || !gone || !gone.is_artist) throw new AppError("not_found", MESSAGES.artistNotFound);
+        if (!gone.is_placeholder) throw new AppError("bad_request", MESSAGES.artistMergeInvalid);
+        if (action === "merge" && !keep.is_artist) throw new AppError("not_found", MESSAGES.artistNotFound);
+        // Songs credited to both keep one credit.
+        await sql`delete from song_artist where artist_id = ${mergeId}
+          and song_id in (select song_id from song_artist where artist_id = ${keepId})`.execute(trx);
+        await trx.updateTable("song_artist").set({ artist_id: keepId }).where("artist_id", "=", mergeId).execute();
+        await sql`delete from follow where artist_id = ${mergeId}
+          and (follower_id = ${keepId} or follower_id in (select follower_id from follow where artist_id = ${keepId}))`.execute(
+          trx,
+        );
+        await trx.updateTable("follow").set({ artist_id: keepId }).where("artist_id", "=", mergeId).execute();
+        await trx.updateTable("user").set({ is_artist: true, updated_at: nowIso() }).where("id", "=", keepId).execute();
+        await recount(trx, keepId);
+        // Credits now carry the kept name; search must find the songs by it.
+        await songs.reindexSongsOf(trx, keepId);
+        await audit(trx, {
+          actorId: viewer.id,
+          action: action === "merge" ? "artist.merged" : "artist.claimed",
+          targetType: "user",
+          targetId: keepId,
+          details: { mergedId: mergeId, mergedName: gone.username },
+        });
+        await trx.deleteFrom("user").where("id", "=", mergeId).execute();
+      });
+    },
+
+    async setVerified(viewer: Viewer, id: string, verified: boolean): Promise<void> {
+      await load(id);
+      await database.tx(async (trx) => {
+        await trx
+          .updateTable("user")
+          .set({ is_verified: verified, updated_at: nowIso() })
+          .where("id", "=", id)
+          .execute();
+        await audit(trx, {
+          actorId: viewer.id,
+          action: verified ? "artist.verified" : "artist.unverified",
+          targetType: "user",
+          targetId: id,
+        });
+      });
+    },
+
+    /** Artists whose name matches a search, best first (shown above songs). */
+    async search(query: string, limit = 5): Promise<ArtistHit[]> {
+      const q = searchNormalize(query);
+      if (!q) return [];
+      // Names are stored as nameKey (lower-cased, accents kept); the fuzzy path below covers accents.
+      const pattern = `%${nameKey(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      // Substring hits by name, plus the artists of songs whose search text matched (typo-tolerant there).
+      const direct = await db
+        .selectFrom("user")
+        .select(["id", "username", "is_verified"])
+        .where("is_artist", "=", true)
+        .where(sql<boolean>`username_key like ${pattern} escape '\\'`)
+        .limit(50)
+        .execute();
+      const songIds = (await songs.searchCandidateIds(query)).slice(0, 100);
+      const viaSongs =
+        songIds.length === 0
+          ? []
+          : await db
+              .selectFrom("song_artist")
+              .innerJoin("user", "user.id", "song_artist.artist_id")
+              .innerJoin("song", "song.id", "song_artist.song_id")
+              .select(["user.id", "user.username", "user.is_verified"])
+              .where("song.id", "in", songIds)
+              .execute();
+      const seen = new Map<string, { id: string; username: string; is_verified: boolean | number }>();
+      for (const a of [...direct, ...viaSongs]) seen.set(a.id, a);
+      const scored = [...seen.values()]
+        .map((a) => ({ a, score: searchScore(q, searchNormalize(a.username), []) }))
+        .filter((s) => s.score > 0)
+        .sort((x, y) => y.score - x.score || x.a.username.localeCompare(y.a.username))
+        .slice(0, limit);
+      if (scored.length === 0) return [];
+      const counts = await db
+        .selectFrom("song_artist")
+        .innerJoin("song", "song.id", "song_artist.song_id")
+        .select(["song_artist.artist_id", sql<number>`count(*)`.as("n")])
+        .where(
+          "song_artist.artist_id",
+          "in",
+          scored.map((s) => s.a.id),
+        )
+        .where("song.status", "=", "verified")
+        .where("song.is_hidden", "=", false)
+        .groupBy("song_artist.artist_id")
+        .execute();
+      const count = new Map(counts.map((c) => [c.artist_id, Number(c.n)]));
+      return scored.map(({ a }) => ({
+        id: a.id,
+        name: a.username,
+        initial: (a.username.trim()[0] ?? "?").toUpperCase(),
+        trackCount: count.get(a.id) ?? 0,
+        isVerified: Boolean(a.is_verified),
+      }));
+    },
+  };
+}
+
+/** The artists service type. */
+export type ArtistsService = ReturnType<typeof createArtistsService>;

@@ -1,0 +1,322 @@
+import { deriveParams, type FingerprintConfig } from "./config.js";
+import type { Hashes } from "./hashes.js";
+
+/** One stored row for a hash: the song it came from and the anchor frame in that song. */
+export type Posting = { songId: string; offset: number };
+
+/** Rows stored for a hash, ordered by offset (the spec's "ordered by timestamp"). */
+export type Lookup = (hash: number) => readonly Posting[];
+
+/** A ranked candidate song for a query. */
+export type Candidate = {
+  songId: string;
+  /** Query hashes whose song offset agrees (within the tolerance) with the most common alignment. */
+  aligned: number;
+  /** Every query hash found in this song, aligned or not. */
+  hits: number;
+  /** aligned / query hashes (the spec's confidence ratio). */
+  ratio: number;
+  /** 0..1: the spec's ratio for `ratio` scoring; for `aligned` scoring it grows with the lead over the runner-up. */
+  confidence: number;
+  /** Where in the song the query starts, in frames of the config and in seconds. */
+  offsetFrames: number;
+  offsetSeconds: number;
+};
+
+/** The outcome of matching one query. */
+export type MatchResult = {
+  /** Candidates by decreasing aligned count (at most `maxCandidates`). */
+  candidates: Candidate[];
+  /** The confident match, or null when the rules of the config do not single one out. */
+  match: Candidate | null;
+  /** Hashes in the query, and distinct hashes looked up. */
+  queryHashes: number;
+  lookups: number;
+};
+
+/** Group a query's hashes: hash -> anchor offsets in the query. */
+function groupByHash(query: Hashes): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < query.count; i++) {
+    const h = query.hashes[i] as number;
+    const o = query.offsets[i] as number;
+    const list = groups.get(h);
+    if (list) list.push(o);
+    else groups.set(h, [o]);
+  }
+  return groups;
+}
+
+/** Largest number of sorted values inside any window [d, d + width]; returns the count and the window's mode. */
+function densestWindow(sorted: Int32Array, width: number): { count: number; at: number } {
+  let best = 0;
+  let bestStart = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while ((sorted[hi] as number) - (sorted[lo] as number) > width) lo++;
+    if (hi - lo + 1 > best) {
+      best = hi - lo + 1;
+      bestStart = lo;
+    }
+  }
+  // The most frequent value inside the winning window is the reported alignment.
+  let mode = sorted[bestStart] ?? 0;
+  let modeCount = 0;
+  let run = 0;
+  for (let i = bestStart; i < bestStart + best; i++) {
+    run = i > bestStart && sorted[i] === sorted[i - 1] ? run + 1 : 1;
+    if (run > modeCount) {
+      modeCount = run;
+      mode = sorted[i] as number;
+    }
+  }
+  return { count: best, at: mode };
+}
+
+/**
+ * Match query hashes against stored ones with per-song histograms of offset differences (song offset - query
+ * offset): the true song piles its hits at one difference, unrelated songs spread theirs out.
+ */
+export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig): MatchResult {
+  const { toleranceFrames, hopSeconds } = deriveParams(config);
+  const { maxResultsPerHash } = config.match;
+  const { maxPostingsPerHash } = config.index;
+  const groups = groupByHash(query);
+  const deltas = new Map<string, number[]>();
+  for (const [hash, queryOffsets] of groups) {
+    let postings = lookup(hash);
+    // Same rule as index-time pruning, so a store that did not prune gives the same answer.
+    if (maxPostingsPerHash !== null && postings.length > maxPostingsPerHash) continue;
+    if (maxResultsPerHash !== null && postings.length > maxResultsPerHash) {
+      postings = postings.slice(0, maxResultsPerHash);
+    }
+    for (const p of postings) {
+      let list = deltas.get(p.songId);
+      if (!list) {
+        list = [];
+        deltas.set(p.songId, list);
+      }
+      for (const q of queryOffsets) list.push(p.offset - q);
+    }
+  }
+
+  const all: Candidate[] = [];
+  for (const [songId, list] of deltas) {
+    const sorted = Int32Array.from(list).sort();
+    const { count, at } = densestWindow(sorted, toleranceFrames);
+    all.push({
+      songId,
+      aligned: count,
+      hits: list.length,
+      ratio: query.count > 0 ? count / query.count : 0,
+      confidence: 0,
+      offsetFrames: at,
+      offsetSeconds: at * hopSeconds,
+    });
+  }
+  all.sort((a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1));
+  const candidates = all.slice(0, config.match.maxCandidates);
+
+  const m = config.match;
+  let decided: Candidate | null = null;
+  if (m.scoring === "ratio") {
+    for (const c of candidates) c.confidence = Math.min(1, c.ratio);
+    const best = candidates[0];
+    if (best && best.ratio > m.minRatio) decided = best;
+  } else {
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i] as Candidate;
+      const rival = (i === 0 ? candidates[1] : candidates[0])?.aligned ?? 0;
+      // Each `minMargin` of lead over the strongest rival halves the remaining doubt: 0.5 at the decision margin.
+      c.confidence = c.aligned > rival ? 1 - 2 ** (-(c.aligned - rival) / Math.max(1, m.minMargin)) : 0;
+    }
+    const best = candidates[0];
+    const runnerUp = candidates[1]?.aligned ?? 0;
+    if (
+      best &&
+      best.aligned >= m.minAligned &&
+      best.aligned - runnerUp >= m.minMargin &&
+      best.aligned >= m.minMarginRatio * runnerUp
+    ) {
+      decided = best;
+    }
+  }
+  return { candidates, match: decided, queryHashes: query.count, lookups: groups.size };
+}
+
+/** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */
+export function lookupFromRows(rows: Iterable<{ hash: number; songId: string; offset: number }>): Lookup {
+  const byHash = new Map<number, Posting[]>();
+  for (const r of rows) {
+    const list = byHash.get(r.hash);
+    const p = { songId: r.songId, offset: r.offset };
+    if (list) list.push(p);
+    else byHash.set(r.hash, [p]);
+  }
+  for (const list of byHash.values()) list.sort((a, b) => a.offset - b.offset);
+  const none: Posting[] = [];
+  return (hash) => byHash.get(hash) ?? none;
+}
+
+/** Stable LSD radix sort of `order` by a 32-bit unsigned key, 16 bits per pass. */
+function radixSortBy(order: Uint32Array, key: Uint32Array): Uint32Array {
+  let src: Uint32Array = order;
+  let dst: Uint32Array = new Uint32Array(order.length);
+  const counts = new Uint32Array(65537);
+  for (const shift of [0, 16]) {
+    counts.fill(0);
+    for (let i = 0; i < src.length; i++) {
+      const k = ((key[src[i] as number] as number) >>> shift) & 0xffff;
+      counts[k + 1] = (counts[k + 1] as number) + 1;
+    }
+    for (let k = 0; k < 65536; k++) counts[k + 1] = (counts[k + 1] as number) + (counts[k] as number);
+    for (let i = 0; i < src.length; i++) {
+      const idx = src[i] as number;
+      const k = ((key[idx] as number) >>> shift) & 0xffff;
+      const pos = counts[k] as number;
+      dst[pos] = idx;
+      counts[k] = pos + 1;
+    }
+    [src, dst] = [dst, src];
+  }
+  return src;
+}
+
+/** Counts describing an index. */
+export type IndexStats = {
+  songs: number;
+  postings: number;
+  distinctHashes: number;
+  /** Hashes (and their rows) dropped by index-time pruning. */
+  prunedHashes: number;
+  prunedPostings: number;
+};
+
+/**
+ * An in-memory hash -> (song, offset) index for tests and the benchmark. Rows are sorted by hash (then offset) on
+ * the first lookup after additions; hashes with more than `maxPostingsPerHash` rows are then dropped.
+ */
+export class MemoryIndex {
+  readonly config: FingerprintConfig;
+  private songIds: string[] = [];
+  private pending: { song: number; hashes: Int32Array; offsets: Int32Array }[] = [];
+  private sortedHashes = new Int32Array(0);
+  private sortedSongs = new Int32Array(0);
+  private sortedOffsets = new Int32Array(0);
+  private pruned = { hashes: 0, postings: 0 };
+  /** Hashes dropped once stay dropped, so later additions cannot bring an over-common hash back. */
+  private prunedSet = new Set<number>();
+  private dirty = false;
+
+  constructor(config: FingerprintConfig) {
+    this.config = config;
+  }
+
+  /** Store a song's hashes. */
+  add(songId: string, fingerprint: Hashes): void {
+    const song = this.songIds.length;
+    this.songIds.push(songId);
+    this.pending.push({
+      song,
+      hashes: fingerprint.hashes.slice(0, fingerprint.count),
+      offsets: fingerprint.offsets.slice(0, fingerprint.count),
+    });
+    this.dirty = true;
+  }
+
+  /** Rows for a hash, ordered by offset. */
+  readonly lookup: Lookup = (hash) => {
+    this.build();
+    const hs = this.sortedHashes;
+    let lo = 0;
+    let hi = hs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((hs[mid] as number) < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Posting[] = [];
+    for (let i = lo; i < hs.length && hs[i] === hash; i++) {
+      out.push({
+        songId: this.songIds[this.sortedSongs[i] as number] as string,
+        offset: this.sortedOffsets[i] as number,
+      });
+    }
+    return out;
+  };
+
+  /** Match a query against everything stored. */
+  match(query: Hashes): MatchResult {
+    return match(query, this.lookup, this.config);
+  }
+
+  /** Sizes of the index after pruning. */
+  stats(): IndexStats {
+    this.build();
+    let distinct = 0;
+    const hs = this.sortedHashes;
+    for (let i = 0; i < hs.length; i++) if (i === 0 || hs[i] !== hs[i - 1]) distinct++;
+    return {
+      songs: this.songIds.length,
+      postings: hs.length,
+      distinctHashes: distinct,
+      prunedHashes: this.pruned.hashes,
+      prunedPostings: this.pruned.postings,
+    };
+  }
+
+  private build(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const total = this.sortedHashes.length + this.pending.reduce((n, p) => n + p.hashes.length, 0);
+    const hashes = new Int32Array(total);
+    const songs = new Int32Array(total);
+    const offsets = new Int32Array(total);
+    hashes.set(this.sortedHashes);
+    songs.set(this.sortedSongs);
+    offsets.set(this.sortedOffsets);
+    let n = this.sortedHashes.length;
+    for (const p of this.pending) {
+      hashes.set(p.hashes, n);
+      offsets.set(p.offsets, n);
+      songs.fill(p.song, n, n + p.hashes.length);
+      n += p.hashes.length;
+    }
+    this.pending = [];
+    // Hashes and offsets are non-negative, so their unsigned views sort the same way.
+    let order: Uint32Array = new Uint32Array(total);
+    for (let i = 0; i < total; i++) order[i] = i;
+    order = radixSortBy(order, new Uint32Array(offsets.buffer));
+    order = radixSortBy(order, new Uint32Array(hashes.buffer));
+    const cap = this.config.index.maxPostingsPerHash;
+    const outH = new Int32Array(total);
+    const outS = new Int32Array(total);
+    const outO = new Int32Array(total);
+    let m = 0;
+    let start = 0;
+    while (start < total) {
+      const h = hashes[order[start] as number] as number;
+      let end = start + 1;
+      while (end < total && hashes[order[end] as number] === h) end++;
+      if (this.prunedSet.has(h)) {
+        this.pruned.postings += end - start;
+      } else if (cap !== null && end - start > cap) {
+        this.prunedSet.add(h);
+        this.pruned.hashes++;
+        this.pruned.postings += end - start;
+      } else {
+        for (let i = start; i < end; i++) {
+          const idx = order[i] as number;
+          outH[m] = h;
+          outS[m] = songs[idx] as number;
+          outO[m] = offsets[idx] as number;
+          m++;
+        }
+      }
+      start = end;
+    }
+    this.sortedHashes = outH.slice(0, m);
+    this.sortedSongs = outS.slice(0, m);
+    this.sortedOffsets = outO.slice(0, m);
+  }
+}
