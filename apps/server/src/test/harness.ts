@@ -25,13 +25,15 @@ export function describeEachDialect(name: string, fn: (dialect: Dialect) => void
 /** A fresh, migrated database of one dialect; dropped again by `drop()`. */
 export async function createTestDatabase(
   dialect: Dialect,
-): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
   if (dialect === "sqlite") {
     const dir = mkdtempSync(path.join(tmpdir(), "unheard-db-"));
-    const database = openDatabase({ file: path.join(dir, "test.db") });
+    const file = path.join(dir, "test.db");
+    const database = openDatabase({ file });
     await migrateToLatest(database.db);
     return {
       database,
+      file,
       drop: async () => {
         await database.close();
         rmSync(dir, { recursive: true, force: true });
@@ -66,6 +68,10 @@ export async function createTestDatabase(
 export type TestContext = {
   app: App;
   database: Database;
+  /** The SQLite file (SQLite only), for tests that open more connections to it. */
+  file?: string;
+  /** The environment the app was built from (without DATA_DIR). */
+  env: Record<string, string>;
   config: Config;
   dataDir: string;
   close(): Promise<void>;
@@ -76,21 +82,23 @@ export async function createTestApp(
   dialect: Dialect,
   opts: { env?: Record<string, string>; mailer?: Mailer } = {},
 ): Promise<TestContext> {
-  const { database, drop } = await createTestDatabase(dialect);
+  const { database, drop, file } = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-data-"));
-  const config = loadConfig({
+  const env: Record<string, string> = {
     NODE_ENV: "test",
-    DATA_DIR: dataDir,
     PUBLIC_URL: "http://localhost:3000",
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
     LOG_LEVEL: "silent",
     ...opts.env,
-  });
+  };
+  const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const app = await buildApp({ config, database, logger: false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
   await app.ready();
   return {
     app,
     database,
+    ...(file ? { file } : {}),
+    env,
     config,
     dataDir,
     async close() {

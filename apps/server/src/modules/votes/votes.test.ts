@@ -220,6 +220,43 @@ describeEachDialect("votes under concurrency", (dialect) => {
     await expectConsistent(ctx);
   });
 
+  if (dialect === "sqlite") {
+    it("counts 100 concurrent upvotes from separate SQLite connections in separate threads once", async () => {
+      const { Worker } = await import("node:worker_threads");
+      const songId = (await upload(ctx, uploader.cookie, { title: "Threaded", artists: ["Racer"] })).json().id;
+      const voter = await member(ctx, "threads@example.com");
+      const worker = (count: number) =>
+        new Promise<number[]>((resolve, reject) => {
+          const w = new Worker(new URL("../../test/ts-worker.mjs", import.meta.url), {
+            workerData: {
+              entry: new URL("../../test/vote-worker.ts", import.meta.url).href,
+              file: ctx.file,
+              dataDir: ctx.dataDir,
+              songId,
+              cookie: voter.cookie,
+              count,
+              env: ctx.env,
+            },
+          });
+          w.once("message", resolve);
+          w.once("error", reject);
+        });
+      // Four connections, 25 requests each, all racing for the write lock.
+      const statuses = (await Promise.all([worker(25), worker(25), worker(25), worker(25)])).flat();
+      expect(statuses).toEqual(Array(100).fill(200));
+      const rows = await ctx.database.db.selectFrom("vote").select("user_id").where("song_id", "=", songId).execute();
+      expect(rows).toHaveLength(1);
+      const song = await ctx.database.db
+        .selectFrom("song")
+        .select("upvotes")
+        .where("id", "=", songId)
+        .executeTakeFirstOrThrow();
+      expect(Number(song.upvotes)).toBe(1);
+      expect(await points(ctx, voter.id)).toBe(1);
+      await expectConsistent(ctx);
+    }, 60_000);
+  }
+
   it("verifies once and pays once when many users cross the threshold together", async () => {
     const songId = (await upload(ctx, uploader.cookie, { title: "Stampede", artists: ["Racer"] })).json().id;
     const crowd: User[] = [];
