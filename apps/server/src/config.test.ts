@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.js";
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dirs: string[] = [];
@@ -72,6 +72,17 @@ describe("config", () => {
   ])("names the bad variable %s=%s", (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrow(new RegExp(`^Invalid ${name}:`));
+  });
+
+  it("documents every setting in .env.example and the README", () => {
+    const root = path.resolve(serverDir, "../..");
+    const example = readFileSync(path.join(root, ".env.example"), "utf8");
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    // NODE_ENV and WEB_DIST are for the tooling, not for operators.
+    for (const name of CONFIG_VARIABLES.filter((n) => n !== "NODE_ENV" && n !== "WEB_DIST")) {
+      expect(example, `${name} in .env.example`).toMatch(new RegExp(`^${name}=`, "m"));
+      expect(readme, `${name} in README`).toContain(`\`${name}\``);
+    }
   });
 
   it("makes the server exit with one clear line on a bad setting", () => {

@@ -39,6 +39,9 @@ const envSchema = z.object({
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
 });
 
+/** Every environment variable the server reads. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 /** Parsed, checked settings of one server process. */
 export type Config = {
   env: "development" | "production" | "test";
