@@ -19,6 +19,7 @@ import type { Database } from "./db/database.js";
 import { AppError, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
 import { createEventBus } from "./lib/events.js";
+import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { createLocalStorage } from "./lib/storage.js";
@@ -33,6 +34,9 @@ import { createViewerResolver } from "./modules/auth/viewer.js";
 import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
+import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo.js";
+import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
+import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { createNotifier } from "./modules/notifications/notifications.service.js";
@@ -60,9 +64,16 @@ export type AppDeps = {
   database: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions["logger"];
-  /** Run background schedules (the daily digest); main.ts turns this on, tests do not. */
-  scheduleDigests?: boolean;
+  /** Run background work (the job loop, the daily digest); main.ts turns this on, tests drain jobs themselves. */
+  background?: boolean;
 };
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The durable job queue, for tests and maintenance scripts. */
+    jobs: JobQueue;
+  }
+}
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -141,7 +152,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const viewers = createViewerResolver({ authService, users, waitlistGate: config.waitlistGate });
   const storage = createLocalStorage(path.join(config.dataDir, "audio"));
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
-  const songsService = createSongsService({ database, songs: createSongsRepo(database), storage, bus, notifier });
+  const jobs = createJobQueue({ database, log: app.log });
+  app.decorate("jobs", jobs);
+  const fingerprints = createFingerprintsService({ database, repo: createFingerprintsRepo(database), storage, jobs });
+  const songsService = createSongsService({
+    database,
+    songs: createSongsRepo(database),
+    storage,
+    bus,
+    notifier,
+    audio: { findDuplicate: fingerprints.findDuplicate, enqueue: (songId, trx) => fingerprints.enqueue(songId, trx) },
+  });
   const artistsService = createArtistsService({ database, songs: songsService, bus });
   const soundcloud = createSoundcloudService({
     clientId: config.soundcloudClientId,
@@ -175,7 +196,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   waitlistRoutes(app, { waitlist: createWaitlistService({ database, bus }), viewers, limiter });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
-  if (deps.scheduleDigests) {
+  fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config });
+  if (deps.background) {
+    jobs.start();
+    app.addHook("preClose", () => jobs.stop());
     // The daily digest: checked hourly; each user is claimed atomically, so many instances may run this.
     const timer = setInterval(
       () => {

@@ -32,17 +32,20 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** Structured facts the page may use (e.g. which song an upload duplicates). */
+  readonly details: Record<string, unknown> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    opts: { fields?: Record<string, string>; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.code = code;
     this.status = STATUS[code];
     this.fields = opts.fields;
     this.headers = opts.headers;
+    this.details = opts.details;
   }
 }
 
@@ -51,7 +54,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
+      return reply
+        .status(err.status)
+        .send({ error: { code: err.code, message: err.message, fields: err.fields, details: err.details } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};

@@ -20,7 +20,7 @@ function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -79,5 +79,5 @@ describe("server process", () => {
     expect((await inFlight).status).toBe(200);
     expect(await exited).toBe(0);
     expect(output).toContain("shutting down");
-  }, 60_000);
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     database,
-    scheduleDigests: true,
+    background: true,
     logger:
       process.stdout.isTTY && config.env !== "production"
         ? { level: config.logLevel, transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } }

@@ -147,6 +147,14 @@ export const MESSAGES = {
   // Membership
   waitlisted: "You are on the waitlist. An admin will let you in soon.",
   verifyEmailFirst: "Please verify your email first",
+  // Fingerprints
+  recordingFailed: "Failed to start recording",
+  processAudioFailed: "Failed to process audio",
+  noMatches: "No matches found",
+  noMatchesGuidance: "Try again closer to the speaker, with less background noise, or with a longer clip.",
+  noAudioUrl: "No audio URL available for this song.",
+  fetchAudioFailed: "Failed to fetch audio file.",
+  analysisErrorPrefix: "Error analyzing audio: ",
   // Generic
   signInRequired: "Please sign in to continue",
   adminOnly: "Admin access only.",
@@ -163,3 +171,10 @@ export const MESSAGES = {
 
 /** Key of a catalogue message. */
 export type MessageKey = keyof typeof MESSAGES;
+
+/** 'Found N potential matches' (spec §8). */
+export const foundMatchesMessage = (n: number) => `Found ${n} potential match${n === 1 ? "" : "es"}`;
+
+/** Upload refused because the audio is already in the catalogue. */
+export const duplicateAudioMessage = (title: string, artists: string) =>
+  `This audio matches "${title}" by ${artists}, which is already on Unheard.`;

@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_search_and_feeds.js";
 import * as m0003 from "./migrations/0003_artists_and_notifications.js";
+import * as m0004 from "./migrations/0004_audio_matching.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_search_and_feeds": m0002,
   "0003_artists_and_notifications": m0003,
+  "0004_audio_matching": m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

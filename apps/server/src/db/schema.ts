@@ -110,6 +110,10 @@ export type SongTable = {
   audio_mean: number | null;
   silence_ratio: number | null;
   search_text: ColumnType<string, string | undefined, string>;
+  fingerprinted_at: NullableTimestamp;
+  fingerprint_preset: string | null;
+  audio_match_song_id: string | null;
+  audio_match_confidence: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

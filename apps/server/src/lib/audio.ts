@@ -34,8 +34,14 @@ export type AudioAnalysis = {
 /** Spec §9: a sample is silent when its absolute value is under 0.01. */
 export const SILENCE_LEVEL = 0.01;
 
-/** Decode a whole file chunk by chunk (memory stays flat) and measure it; throws if it is not decodable audio. */
-export async function analyzeAudioFile(file: string, format: AudioFormat): Promise<AudioAnalysis> {
+/** Longest stretch kept as samples for fingerprinting; statistics still cover the whole file. */
+export const MAX_SAMPLE_SECONDS = 20 * 60;
+
+/** A decoded file: its measurements, and its mono samples (the first MAX_SAMPLE_SECONDS) for fingerprinting. */
+export type DecodedAudio = AudioAnalysis & { mono: Float32Array };
+
+/** Decode a whole file chunk by chunk and measure it; throws if it is not decodable audio. */
+export async function decodeAudioFile(file: string, format: AudioFormat): Promise<DecodedAudio> {
   let sampleRate = 0;
   let channels = 0;
   let frames = 0;
@@ -43,6 +49,8 @@ export async function analyzeAudioFile(file: string, format: AudioFormat): Promi
   let max = Number.NEGATIVE_INFINITY;
   let sum = 0;
   let silent = 0;
+  const parts: Float32Array[] = [];
+  let kept = 0;
   const source = createReadStream(file, { highWaterMark: 256 * 1024 });
   for await (const chunk of decodeChunked(source, format.decoder)) {
     const data = chunk.channelData;
@@ -50,6 +58,8 @@ export async function analyzeAudioFile(file: string, format: AudioFormat): Promi
     sampleRate ||= chunk.sampleRate;
     channels = Math.max(channels, data.length);
     const n = data[0].length;
+    const limit = MAX_SAMPLE_SECONDS * sampleRate;
+    const mono = kept < limit ? new Float32Array(Math.min(n, limit - kept)) : undefined;
     for (let i = 0; i < n; i++) {
       // Statistics of the mono mixdown, as the original page computed them.
       let v = 0;
@@ -59,14 +69,32 @@ export async function analyzeAudioFile(file: string, format: AudioFormat): Promi
       if (v > max) max = v;
       sum += v;
       if (Math.abs(v) < SILENCE_LEVEL) silent++;
+      if (mono && i < mono.length) mono[i] = v;
+    }
+    if (mono) {
+      parts.push(mono);
+      kept += mono.length;
     }
     frames += n;
   }
   if (frames === 0 || sampleRate <= 0) throw new Error("no audio frames decoded");
+  const mono = new Float32Array(kept);
+  let at = 0;
+  for (const p of parts) {
+    mono.set(p, at);
+    at += p.length;
+  }
   return {
     durationSec: frames / sampleRate,
     sampleRate,
     channels,
     stats: { min, max, mean: sum / frames, silenceRatio: silent / frames },
+    mono,
   };
+}
+
+/** Decode and measure a file without keeping its samples. */
+export async function analyzeAudioFile(file: string, format: AudioFormat): Promise<AudioAnalysis> {
+  const { mono: _samples, ...analysis } = await decodeAudioFile(file, format);
+  return analysis;
 }

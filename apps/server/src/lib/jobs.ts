@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
+import type { DB } from "../db/schema.js";
 import { newId } from "./ids.js";
 import { nowIso } from "./time.js";
 
@@ -10,6 +11,27 @@ export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
 /** How long a running job may go without finishing before another worker takes it over (a crash or restart). */
 const LEASE_MS = 10 * 60 * 1000;
 const MAX_ATTEMPTS = 3;
+
+/** Insert a queued job row (inside the caller's transaction when given one); the queue's workers pick it up. */
+export async function enqueueJob(trx: Kysely<DB>, kind: string, payload: Record<string, unknown>): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await trx
+    .insertInto("job")
+    .values({
+      id,
+      kind,
+      payload: JSON.stringify(payload),
+      status: "queued",
+      attempts: 0,
+      last_error: null,
+      run_after: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
 
 /** A durable job queue in the `job` table: survives restarts, shared by instances, failures kept for admins. */
 export function createJobQueue(deps: { database: Database; log: FastifyBaseLogger }) {
@@ -91,23 +113,8 @@ export function createJobQueue(deps: { database: Database; log: FastifyBaseLogge
     },
 
     /** Queue a job, inside the caller's transaction when given one. */
-    async enqueue(kind: string, payload: Record<string, unknown>, trx = db): Promise<string> {
-      const id = newId();
-      const now = nowIso();
-      await trx
-        .insertInto("job")
-        .values({
-          id,
-          kind,
-          payload: JSON.stringify(payload),
-          status: "queued",
-          attempts: 0,
-          last_error: null,
-          run_after: now,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    async enqueue(kind: string, payload: Record<string, unknown>, trx: Kysely<DB> = db): Promise<string> {
+      const id = await enqueueJob(trx, kind, payload);
       wake?.();
       return id;
     },

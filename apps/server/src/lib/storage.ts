@@ -9,6 +9,8 @@ export type AudioStorage = {
   /** Read all or part (inclusive byte range) of a stored file. */
   read(key: string, range?: { start: number; end: number }): ReadStream;
   size(key: string): Promise<number | undefined>;
+  /** A local path to read the file from (a remote store would download it), and how to let it go. */
+  localFile(key: string): Promise<{ path: string; release(): Promise<void> }>;
   remove(key: string): Promise<void>;
 };
 
@@ -35,6 +37,9 @@ export function createLocalStorage(dir: string): AudioStorage {
       } catch {
         return undefined;
       }
+    },
+    async localFile(key) {
+      return { path: file(key), release: async () => {} };
     },
     async remove(key) {
       await rm(file(key), { force: true });

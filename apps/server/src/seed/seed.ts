@@ -9,10 +9,12 @@ import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { analyzeAudioFile, sniffAudio } from "../lib/audio.js";
 import { newId } from "../lib/ids.js";
+import { enqueueJob } from "../lib/jobs.js";
 import { createLocalStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
 import { nowIso } from "../lib/time.js";
 import { encodeWav } from "../lib/wav.js";
+import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { DEMO_ACCOUNTS, DEMO_FANS, DEMO_SONGS } from "./demo-data.js";
 import { hashString, synthesizeTrack } from "./synth.js";
@@ -118,6 +120,8 @@ export async function seedDemo(opts: {
       for (const name of s.artists) artistIds.push(await songsRepo.ensureArtist(trx, name));
       await songsRepo.setArtists(trx, songId, artistIds);
       await songsRepo.indexSearch(trx, songId, s.title, s.artists);
+      // Fingerprinted by the server's job loop like any upload, so recognition knows the demo songs.
+      if (clip) await enqueueJob(trx, INDEX_JOB, { songId });
       const ups = Math.max(0, s.votes);
       const downs = Math.max(0, -s.votes);
       for (let v = 0; v < ups + downs; v++) {

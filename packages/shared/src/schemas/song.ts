@@ -124,6 +124,8 @@ export const songSchema = z.object({
   lastEditedAt: z.string().nullable(),
   lastEditedBy: userRefSchema.nullable(),
   audio: songAudioSchema.nullable(),
+  /** Admins only: the existing song this upload's audio matched (the uploader confirmed it anyway). */
+  audioMatch: z.object({ songId: z.string(), title: z.string(), confidence: z.number() }).nullable(),
   isFavorite: z.boolean(),
   myVote: z.enum(["up", "down"]).nullable(),
   isOwner: z.boolean(),

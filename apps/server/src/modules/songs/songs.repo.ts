@@ -245,6 +245,11 @@ export function createSongsRepo(database: Database) {
         .execute();
     },
 
+    titles(ids: string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom("song").select(["id", "title"]).where("id", "in", ids).execute();
+    },
+
     usernames(ids: string[]) {
       if (ids.length === 0) return Promise.resolve([]);
       return db.selectFrom("user").select(["id", "username"]).where("id", "in", ids).execute();

@@ -220,7 +220,12 @@ export function songsRoutes(
           });
         const uploaded = file;
         file = undefined; // the service owns the temp file from here
-        const song = await songsService.upload(viewer, parsed.data, { ...uploaded, format });
+        const song = await songsService.upload(
+          viewer,
+          parsed.data,
+          { ...uploaded, format },
+          { allowDuplicateAudio: fields.allowDuplicateAudio?.[0] === "true" },
+        );
         return reply.status(201).send(song);
       } catch (err) {
         if (err instanceof SyntaxError) throw new AppError("validation_failed", MESSAGES.uploadRequiredFields);

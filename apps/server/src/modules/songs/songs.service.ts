@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import {
+  duplicateAudioMessage,
   type EditResult,
   type FavoriteState,
   GENRES,
@@ -13,7 +14,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
-import { type AudioFormat, analyzeAudioFile } from "../../lib/audio.js";
+import { type AudioFormat, type DecodedAudio, decodeAudioFile } from "../../lib/audio.js";
 import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
@@ -65,8 +66,13 @@ export function createSongsService(deps: {
   storage: AudioStorage;
   bus: EventBus;
   notifier: Notifier;
+  /** Audio fingerprinting: duplicate checks and background indexing (absent in tools that only seed). */
+  audio?: {
+    findDuplicate(mono: Float32Array, sampleRate: number): Promise<{ songId: string; confidence: number } | null>;
+    enqueue(songId: string, trx: Kysely<DB>): Promise<string>;
+  };
 }) {
-  const { database, songs, storage, bus, notifier } = deps;
+  const { database, songs, storage, bus, notifier, audio } = deps;
 
   /** Turn rows into API songs for one viewer, in the rows' order. */
   async function hydrate(rows: SongRow[], viewer: Viewer | undefined): Promise<Song[]> {
@@ -78,6 +84,11 @@ export function createSongsService(deps: {
       ]),
       viewer ? songs.viewerState(viewer.id, ids) : undefined,
     ]);
+    // Duplicate-audio matches are moderation facts: admins see them.
+    const matchIds = viewer?.isAdmin
+      ? rows.map((r) => r.audio_match_song_id).filter((x): x is string => Boolean(x))
+      : [];
+    const matchTitles = new Map((await songs.titles(matchIds)).map((t) => [t.id, t.title]));
     const names = new Map(people.map((p) => [p.id, p.username]));
     const ref = (id: string | null) => (id ? { id, username: names.get(id) ?? "deleted user" } : null);
     return rows.map((r) => {
@@ -122,6 +133,14 @@ export function createSongsService(deps: {
                   mean: Number(r.audio_mean ?? 0),
                   silenceRatio: Number(r.silence_ratio ?? 0),
                 },
+              }
+            : null,
+        audioMatch:
+          viewer?.isAdmin && r.audio_match_song_id
+            ? {
+                songId: r.audio_match_song_id,
+                title: matchTitles.get(r.audio_match_song_id) ?? "",
+                confidence: Number(r.audio_match_confidence ?? 0),
               }
             : null,
         isFavorite: state?.favorites.has(r.id) ?? false,
@@ -350,12 +369,13 @@ export function createSongsService(deps: {
       viewer: Viewer,
       fields: SongFields,
       file: { path: string; format: AudioFormat; size: number; sha256: string },
+      opts: { allowDuplicateAudio?: boolean } = {},
     ): Promise<Song> {
       let stored: string | undefined;
       try {
-        let analysis: Awaited<ReturnType<typeof analyzeAudioFile>>;
+        let analysis: DecodedAudio;
         try {
-          analysis = await analyzeAudioFile(file.path, file.format);
+          analysis = await decodeAudioFile(file.path, file.format);
         } catch {
           throw new AppError("bad_request", MESSAGES.audioUndecodable, {
             fields: { audio: MESSAGES.audioUndecodable },
@@ -365,6 +385,22 @@ export function createSongsService(deps: {
           throw new AppError("bad_request", MESSAGES.audioUndecodable, {
             fields: { audio: MESSAGES.audioUndecodable },
           });
+        }
+        // The uploader hears about a duplicate before the song exists; if they go ahead, admins see the match.
+        const duplicate = audio ? await audio.findDuplicate(analysis.mono, analysis.sampleRate) : null;
+        if (duplicate && !opts.allowDuplicateAudio) {
+          const row = await songs.findById(duplicate.songId);
+          const [existing] = row ? await hydrate([row], viewer) : [];
+          if (existing) {
+            const artists = existing.artists.map((a) => a.name).join(", ");
+            throw new AppError("conflict", duplicateAudioMessage(existing.title, artists), {
+              fields: { audio: duplicateAudioMessage(existing.title, artists) },
+              details: {
+                duplicateOf: { id: existing.id, title: existing.title, artists },
+                confidence: duplicate.confidence,
+              },
+            });
+          }
         }
         const id = newId();
         const key = `${id}-${file.sha256.slice(0, 12)}.${file.format.ext}`;
@@ -402,12 +438,16 @@ export function createSongsService(deps: {
               audio_max: analysis.stats.max,
               audio_mean: analysis.stats.mean,
               silence_ratio: analysis.stats.silenceRatio,
+              audio_match_song_id: duplicate?.songId ?? null,
+              audio_match_confidence: duplicate?.confidence ?? null,
               created_at: now,
               updated_at: now,
             })
             .execute();
           await songs.setArtists(trx, id, artistIds);
           await songs.indexSearch(trx, id, fields.title, fields.artists);
+          // Indexed in the background by a durable job (a restart does not lose it).
+          if (audio) await audio.enqueue(id, trx);
           return notifier.newSong(trx, { id, title: fields.title, artistIds, artistNames: fields.artists }, viewer.id);
         });
         await notifier.announce(notified);

@@ -1,0 +1,233 @@
+import { createWriteStream } from "node:fs";
+import { mkdir, open, rm } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { errorBodySchema, foundMatchesMessage, MESSAGES } from "@unheard/shared";
+import { z } from "zod";
+import type { Config } from "../../config.js";
+import { AppError } from "../../errors.js";
+import type { App } from "../../http.js";
+import { decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import { newId } from "../../lib/ids.js";
+import type { JobQueue } from "../../lib/jobs.js";
+import { toIso } from "../../lib/time.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { SongsService } from "../songs/songs.service.js";
+import type { FingerprintsService, Recognition } from "./fingerprints.service.js";
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  413: errorBodySchema,
+  415: errorBodySchema,
+};
+/** A recording sent for recognition: at most this long (the page stops at 15 s). */
+const MAX_CLIP_SECONDS = 30;
+
+const candidateSchema = z.object({
+  song: z.object({
+    id: z.string(),
+    title: z.string(),
+    artists: z.array(z.object({ id: z.string(), name: z.string() })),
+  }),
+  aligned: z.number(),
+  confidence: z.number(),
+  offsetSeconds: z.number(),
+});
+const recognitionSchema = z.object({
+  hashes: z.number(),
+  seconds: z.number(),
+  match: candidateSchema.nullable(),
+  candidates: z.array(candidateSchema),
+  message: z.string(),
+});
+
+/** Song recognition (super admin), fingerprint status, and the job list for admins. */
+export function fingerprintsRoutes(
+  app: App,
+  deps: {
+    fingerprints: FingerprintsService;
+    songs: SongsService;
+    viewers: ViewerResolver;
+    jobs: JobQueue;
+    config: Config;
+  },
+) {
+  const { fingerprints, songs, viewers, jobs, config } = deps;
+  const tags = ["fingerprints"];
+
+  /** Attach song titles and artists to a recognition, dropping songs deleted since they were indexed. */
+  async function present(result: Recognition, seconds: number, viewer: Awaited<ReturnType<ViewerResolver["viewer"]>>) {
+    const ids = [...new Set(result.candidates.map((c) => c.songId))];
+    const rows = (await Promise.all(ids.map((id) => songs.visibleRow(id, viewer).catch(() => undefined)))).filter(
+      (r) => r !== undefined,
+    );
+    const hydrated = new Map((await songs.hydrate(rows, viewer)).map((s) => [s.id, s]));
+    const withSong = (c: Recognition["candidates"][number]) => {
+      const s = hydrated.get(c.songId);
+      return s
+        ? {
+            song: { id: s.id, title: s.title, artists: s.artists },
+            aligned: c.aligned,
+            confidence: c.confidence,
+            offsetSeconds: c.offsetSeconds,
+          }
+        : undefined;
+    };
+    const candidates = result.candidates.map(withSong).filter((c) => c !== undefined);
+    const matched = result.match ? (withSong(result.match) ?? null) : null;
+    return {
+      hashes: result.hashes,
+      seconds,
+      match: matched,
+      candidates,
+      message: matched ? foundMatchesMessage(candidates.length) : MESSAGES.noMatches,
+    };
+  }
+
+  // The page streams the microphone: each call carries the whole recording so far as 16-bit mono PCM, so the
+  // server keeps no per-recording state and any instance can answer.
+  app.addContentTypeParser(
+    "application/octet-stream",
+    { parseAs: "buffer", bodyLimit: 4 * 1024 * 1024 },
+    (_req, body, done) => {
+      done(null, body);
+    },
+  );
+
+  app.post(
+    "/api/recognition/pcm",
+    {
+      schema: {
+        tags,
+        querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }),
+        response: { 200: recognitionSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const viewer = await viewers.superAdmin(req);
+      const body = req.body;
+      if (!Buffer.isBuffer(body) || body.length < 2) throw new AppError("bad_request", MESSAGES.processAudioFailed);
+      const n = Math.floor(body.length / 2);
+      if (n > MAX_CLIP_SECONDS * req.query.sampleRate)
+        throw new AppError("payload_too_large", `Recordings are limited to ${MAX_CLIP_SECONDS} s`);
+      const samples = new Float32Array(n);
+      for (let i = 0; i < n; i++) samples[i] = body.readInt16LE(i * 2) / 32768;
+      return present(await fingerprints.recognize(samples, req.query.sampleRate), n / req.query.sampleRate, viewer);
+    },
+  );
+
+  app.post(
+    "/api/recognition/file",
+    { schema: { tags, consumes: ["multipart/form-data"], response: { 200: recognitionSchema, ...errors } } },
+    async (req) => {
+      const viewer = await viewers.superAdmin(req);
+      if (!req.isMultipart()) throw new AppError("unsupported_media_type", "Send the clip as multipart/form-data");
+      const file = await req.file({ limits: { fileSize: Math.floor(config.maxUploadMb * 1024 * 1024), files: 1 } });
+      if (!file) throw new AppError("validation_failed", MESSAGES.uploadAudioRequired);
+      const dir = path.join(config.dataDir, "tmp");
+      await mkdir(dir, { recursive: true });
+      const tmp = path.join(dir, `${newId()}.clip`);
+      try {
+        await pipeline(file.file, createWriteStream(tmp));
+        if (file.file.truncated) throw new AppError("payload_too_large", MESSAGES.audioTooLarge);
+        const head = Buffer.alloc(8192);
+        const fh = await open(tmp, "r");
+        const { bytesRead } = await fh.read(head, 0, head.length, 0);
+        await fh.close();
+        const format = sniffAudio(head.subarray(0, bytesRead));
+        if (!format) throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported);
+        let decoded: Awaited<ReturnType<typeof decodeAudioFile>>;
+        try {
+          decoded = await decodeAudioFile(tmp, format);
+        } catch {
+          throw new AppError("bad_request", MESSAGES.audioUndecodable);
+        }
+        // A long file is matched on its first minute: enough to recognise, bounded in cost.
+        const clip = decoded.mono.subarray(0, 60 * decoded.sampleRate);
+        return present(
+          await fingerprints.recognize(clip, decoded.sampleRate),
+          clip.length / decoded.sampleRate,
+          viewer,
+        );
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+  );
+
+  app.get(
+    "/api/songs/:id/fingerprints",
+    {
+      schema: {
+        tags,
+        params: idParams,
+        response: {
+          200: z.object({
+            songId: z.string(),
+            count: z.number(),
+            perSecond: z.number(),
+            fingerprintedAt: z.string().nullable(),
+            preset: z.string().nullable(),
+            job: z
+              .object({
+                status: z.string(),
+                lastError: z.string().nullable(),
+                attempts: z.number(),
+                updatedAt: z.string(),
+              })
+              .nullable(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      await viewers.admin(req);
+      return fingerprints.status(req.params.id);
+    },
+  );
+
+  app.get(
+    "/api/admin/jobs",
+    {
+      schema: {
+        tags,
+        response: {
+          200: z.object({
+            items: z.array(
+              z.object({
+                id: z.string(),
+                kind: z.string(),
+                payload: z.string(),
+                status: z.string(),
+                attempts: z.number(),
+                lastError: z.string().nullable(),
+                updatedAt: z.string(),
+              }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      await viewers.admin(req);
+      const rows = await jobs.recent();
+      return {
+        items: rows.map((j) => ({
+          id: j.id,
+          kind: j.kind,
+          payload: j.payload,
+          status: j.status,
+          attempts: Number(j.attempts),
+          lastError: j.last_error,
+          updatedAt: toIso(j.updated_at),
+        })),
+      };
+    },
+  );
+}

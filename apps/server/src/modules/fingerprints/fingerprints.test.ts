@@ -1,0 +1,194 @@
+import { MESSAGES } from "@unheard/shared";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { encodeWav } from "../../lib/wav.js";
+import { hashString, synthesizeTrack } from "../../seed/synth.js";
+import { member, multipart, upload } from "../../test/fixtures.js";
+import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+
+type User = { cookie: string; id: string };
+const RATE = 22_050;
+
+/** Mix white noise into a signal at the given SNR (dB, relative to the signal's RMS). */
+function withNoise(x: Float32Array, snrDb: number, seed = 7): Float32Array {
+  let power = 0;
+  for (const v of x) power += v * v;
+  const rms = Math.sqrt(power / x.length);
+  const noiseRms = rms / 10 ** (snrDb / 20);
+  let s = seed;
+  const out = new Float32Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    out[i] = (x[i] ?? 0) + ((s / 4294967296) * 2 - 1) * noiseRms * Math.sqrt(3);
+  }
+  return out;
+}
+
+/** 16-bit little-endian PCM, as the recognition page streams it. */
+function pcm16(x: Float32Array): Buffer {
+  const b = Buffer.alloc(x.length * 2);
+  for (let i = 0; i < x.length; i++)
+    b.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round((x[i] ?? 0) * 32767))), i * 2);
+  return b;
+}
+
+describeEachDialect("fingerprints", (dialect) => {
+  let ctx: TestContext;
+  let boss: User;
+  let up: User;
+  let songId: string;
+  const track = synthesizeTrack(hashString("Fingerprinted Tune"), 30, RATE);
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+    boss = await member(ctx, "boss-fp@example.com", "super_admin");
+    up = await member(ctx, "up-fp@example.com");
+    const res = await upload(
+      ctx,
+      up.cookie,
+      { title: "Fingerprinted", artists: ["Finger"] },
+      { name: "t.wav", data: encodeWav(track, RATE) },
+    );
+    expect(res.statusCode).toBe(201);
+    songId = res.json().id;
+    // A decoy so the match has a runner-up to beat.
+    const decoy = synthesizeTrack(hashString("Decoy Tune"), 30, RATE);
+    await upload(
+      ctx,
+      up.cookie,
+      { title: "Decoy", artists: ["Finger"] },
+      { name: "d.wav", data: encodeWav(decoy, RATE) },
+    );
+  }, 60_000);
+  afterAll(() => ctx.close());
+
+  it("indexes uploads in a background job", async () => {
+    const before = (
+      await ctx.app.inject({
+        method: "GET",
+        url: `/api/songs/${songId}/fingerprints`,
+        headers: { cookie: boss.cookie },
+      })
+    ).json();
+    expect(before).toMatchObject({ count: 0, job: { status: "queued" } });
+    expect(await ctx.app.jobs.drain()).toBe(2);
+    const after = (
+      await ctx.app.inject({
+        method: "GET",
+        url: `/api/songs/${songId}/fingerprints`,
+        headers: { cookie: boss.cookie },
+      })
+    ).json();
+    expect(after.count).toBeGreaterThan(500);
+    expect(after).toMatchObject({ preset: "default", job: { status: "done" } });
+    expect(after.fingerprintedAt).toEqual(expect.any(String));
+  });
+
+  it("recognises a noisy clip streamed as PCM, at the right place in the song", async () => {
+    const start = 11.3;
+    const clip = withNoise(track.subarray(Math.round(start * RATE), Math.round((start + 6) * RATE)), 10);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/api/recognition/pcm?sampleRate=${RATE}`,
+      headers: { cookie: boss.cookie, "content-type": "application/octet-stream" },
+      payload: pcm16(clip),
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.match?.song).toMatchObject({ id: songId, title: "Fingerprinted", artists: [{ name: "Finger" }] });
+    expect(Math.abs(body.match.offsetSeconds - start)).toBeLessThan(0.1);
+    expect(body.message).toMatch(/^Found \d+ potential match/);
+    expect(body.hashes).toBeGreaterThan(50);
+  });
+
+  it("finds nothing for audio that is not in the catalogue", async () => {
+    const stranger = synthesizeTrack(hashString("Never Uploaded"), 8, RATE);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/api/recognition/pcm?sampleRate=${RATE}`,
+      headers: { cookie: boss.cookie, "content-type": "application/octet-stream" },
+      payload: pcm16(stranger),
+    });
+    expect(res.json()).toMatchObject({ match: null, message: MESSAGES.noMatches });
+  });
+
+  it("recognises an uploaded clip file", async () => {
+    const clip = track.subarray(5 * RATE, 12 * RATE);
+    const body = multipart({}, { name: "clip.wav", data: encodeWav(clip, RATE) });
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/recognition/file",
+      payload: body.payload,
+      headers: { ...body.headers, cookie: boss.cookie },
+    });
+    expect(res.json().match?.song.id).toBe(songId);
+  });
+
+  it("keeps recognition to super admins", async () => {
+    const admin = await member(ctx, "adm-fp@example.com", "admin");
+    const call = (cookie?: string) =>
+      ctx.app.inject({
+        method: "POST",
+        url: `/api/recognition/pcm?sampleRate=${RATE}`,
+        headers: { ...(cookie ? { cookie } : {}), "content-type": "application/octet-stream" },
+        payload: pcm16(track.subarray(0, RATE)),
+      });
+    expect((await call()).statusCode).toBe(401);
+    expect((await call(up.cookie)).statusCode).toBe(403);
+    expect((await call(admin.cookie)).statusCode).toBe(403);
+  });
+
+  it("tells the uploader when the audio is already on Unheard, and shows admins the match if they go ahead", async () => {
+    const same = encodeWav(track, RATE);
+    const refused = await upload(
+      ctx,
+      up.cookie,
+      { title: "Totally New Title", artists: ["Someone Else"] },
+      { name: "copy.wav", data: same },
+    );
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(
+      'This audio matches "Fingerprinted" by Finger, which is already on Unheard.',
+    );
+    expect(refused.json().error.details.duplicateOf).toMatchObject({ id: songId, title: "Fingerprinted" });
+    const body = multipart(
+      { title: "Totally New Title", artists: ["Someone Else"], genre: "Pop", allowDuplicateAudio: "true" },
+      { name: "copy.wav", data: same },
+    );
+    const forced = await ctx.app.inject({
+      method: "POST",
+      url: "/api/songs",
+      payload: body.payload,
+      headers: { ...body.headers, cookie: up.cookie },
+    });
+    expect(forced.statusCode).toBe(201);
+    expect(forced.json().audioMatch).toBeNull();
+    const asAdmin = (
+      await ctx.app.inject({ method: "GET", url: `/api/songs/${forced.json().id}`, headers: { cookie: boss.cookie } })
+    ).json();
+    expect(asAdmin.audioMatch).toMatchObject({ songId, title: "Fingerprinted" });
+  });
+
+  it("records failed indexing for admins, and deleting a song removes its hashes", async () => {
+    await ctx.database.db
+      .updateTable("song")
+      .set({ audio_key: "missing-file.wav" })
+      .where("title", "=", "Decoy")
+      .execute();
+    const decoy = await ctx.database.db
+      .selectFrom("song")
+      .select("id")
+      .where("title", "=", "Decoy")
+      .executeTakeFirstOrThrow();
+    await ctx.app.jobs.enqueue("fingerprint.index", { songId: decoy.id });
+    await ctx.app.jobs.drain();
+    const jobs = (
+      await ctx.app.inject({ method: "GET", url: "/api/admin/jobs", headers: { cookie: boss.cookie } })
+    ).json().items;
+    expect(jobs.find((j: { payload: string }) => j.payload.includes(decoy.id))).toMatchObject({
+      status: "queued",
+      lastError: expect.stringMatching(/ENOENT|no such file/),
+    });
+    await ctx.app.inject({ method: "DELETE", url: `/api/songs/${songId}`, headers: { cookie: boss.cookie } });
+    const left = await ctx.database.db.selectFrom("fingerprint").select("hash").where("song_id", "=", songId).execute();
+    expect(left).toEqual([]);
+  });
+});
