@@ -195,7 +195,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
             .where("id", "=", mergeId)
             .executeTakeFirst(),
         ]);
-        if (!keep || !gone || !gone.is_artist) throw new AppError("not_found", MESSAGES.artistNotFound);
+        if (!keep || !gone?.is_artist) throw new AppError("not_found", MESSAGES.artistNotFound);
         if (!gone.is_placeholder) throw new AppError("bad_request", MESSAGES.artistMergeInvalid);
         if (action === "merge" && !keep.is_artist) throw new AppError("not_found", MESSAGES.artistNotFound);
         // Songs credited to both keep one credit.
