@@ -23,6 +23,11 @@ describeEachDialect("server basics", (dialect) => {
     expect(res.json()).toEqual({ status: "ok", db: dialect });
   });
 
+  it("tells the page the limits it should check before sending", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/api/config" });
+    expect(res.json()).toEqual({ maxUploadMb: 50, soundcloudEnabled: false, waitlistGate: true });
+  });
+
   it("answers unknown API routes with a JSON 404, never the page", async () => {
     for (const url of ["/api/nope", "/api/songs/x/nothing", "/api"]) {
       const res = await ctx.app.inject({ method: "GET", url });

@@ -179,7 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     votesPerMinute: config.votesPerMinute,
   });
 
-  healthRoutes(app, { database });
+  healthRoutes(app, { database, config });
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
   eventsRoutes(app, { bus, authService, usersService, unread: (userId) => notifier.unread(userId) });
@@ -194,7 +194,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     suggestions: createEditSuggestionsService({ database, songs: songsService, bus, notifier }),
     viewers,
   });
-  waitlistRoutes(app, { waitlist: createWaitlistService({ database, bus }), viewers, limiter });
+  waitlistRoutes(app, {
+    waitlist: createWaitlistService({ database, bus }),
+    viewers,
+    limiter,
+    limitScale: config.authLimitScale,
+  });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
   fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config });
   if (deps.background) {

@@ -62,11 +62,19 @@ export const routes: RouteObject[] = [
                         path: "admin/waitlist",
                         lazy: page(() => import("./pages/admin-waitlist-page"), "AdminWaitlistPage"),
                       },
+                      {
+                        path: "admin/users",
+                        lazy: page(() => import("./pages/admin-users-page"), "AdminUsersPage"),
+                      },
                     ],
                   },
                   {
                     Component: RequireSuperAdmin,
                     children: [
+                      {
+                        path: "admin/audit",
+                        lazy: page(() => import("./pages/admin-audit-page"), "AdminAuditPage"),
+                      },
                       {
                         path: "song-recognition",
                         lazy: page(() => import("./pages/song-recognition-page"), "SongRecognitionPage"),

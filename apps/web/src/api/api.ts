@@ -39,7 +39,7 @@ function toFields(raw: unknown): Record<string, string> | undefined {
 
 /** Call the JSON API; resolves with the parsed body or throws an ApiError. */
 export async function apiFetch<T>(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   body?: unknown,
 ): Promise<T> {
@@ -83,5 +83,7 @@ export async function apiFetch<T>(
 export const api = {
   get: <T>(path: string) => apiFetch<T>("GET", path),
   post: <T>(path: string, body?: unknown) => apiFetch<T>("POST", path, body ?? {}),
+  put: <T>(path: string, body: unknown) => apiFetch<T>("PUT", path, body),
   patch: <T>(path: string, body: unknown) => apiFetch<T>("PATCH", path, body),
+  delete: <T>(path: string) => apiFetch<T>("DELETE", path),
 };

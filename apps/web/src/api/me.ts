@@ -3,6 +3,8 @@ import { defaultUsername, MESSAGES, type Me, meSchema, roleFlags } from "@unhear
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { api, isApiError } from "./api";
+import { applySongEvent, isSongQuery } from "./live";
+import { applyNotificationEvent, notificationKeys } from "./notifications";
 
 /** Query key of the signed-in user's profile; null data means a visitor. */
 export const meKey = ["me"] as const;
@@ -89,13 +91,15 @@ export function useMe(): CurrentUser {
 }
 
 /**
- * Keeps ['me'] live: toasts a failed load once, and while signed in listens to the server's
- * event stream, which pushes the full profile whenever points or role change.
+ * Keeps ['me'] live: toasts a failed load once, and listens to the server's event stream, which pushes
+ * the full profile whenever points or role change (signed in) and song changes to every open page.
  */
 export function useLiveMe(): void {
   const queryClient = useQueryClient();
   const q = useQuery(meQuery);
   const meId = q.data?.id;
+  // Visitors get song updates too; the stream reopens on sign-in so the server knows who listens.
+  const streamKey = q.data === undefined ? undefined : (meId ?? "visitor");
 
   useEffect(() => {
     if (q.isError) toast.error(MESSAGES.profileLoadFailed, { id: "me-load-failed" });
@@ -103,7 +107,7 @@ export function useLiveMe(): void {
 
   const opened = useRef(false);
   useEffect(() => {
-    if (!meId || typeof EventSource === "undefined") return;
+    if (!streamKey || typeof EventSource === "undefined") return;
     opened.current = false;
     const source = new EventSource("/api/events");
     const onMe = (e: MessageEvent<string>) => {
@@ -114,17 +118,42 @@ export function useLiveMe(): void {
         // A malformed event is ignored; the next one or a refetch corrects the cache.
       }
     };
-    // After a dropped connection, changes may have been missed: reload the profile once it is back.
+    const onSong = (e: MessageEvent<string>) => {
+      try {
+        applySongEvent(queryClient, JSON.parse(e.data));
+      } catch {
+        // As above.
+      }
+    };
+    // The unread count of the signed-in user's bell, sent on a new notification and on mark-read.
+    const onNotification = (e: MessageEvent<string>) => {
+      try {
+        applyNotificationEvent(queryClient, JSON.parse(e.data));
+      } catch {
+        // As above.
+      }
+    };
+    // After a dropped connection, changes may have been missed: reload once it is back.
     const onOpen = () => {
-      if (opened.current) void queryClient.invalidateQueries({ queryKey: meKey });
+      if (opened.current) {
+        if (streamKey !== "visitor") {
+          void queryClient.invalidateQueries({ queryKey: meKey });
+          void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+        }
+        void queryClient.invalidateQueries({ predicate: (query) => isSongQuery(query.queryKey) });
+      }
       opened.current = true;
     };
     source.addEventListener("me", onMe);
+    source.addEventListener("song", onSong);
+    source.addEventListener("notification", onNotification);
     source.addEventListener("open", onOpen);
     return () => {
       source.removeEventListener("me", onMe);
+      source.removeEventListener("song", onSong);
+      source.removeEventListener("notification", onNotification);
       source.removeEventListener("open", onOpen);
       source.close();
     };
-  }, [meId, queryClient]);
+  }, [streamKey, queryClient]);
 }

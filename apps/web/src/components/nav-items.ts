@@ -11,10 +11,12 @@ import {
   ListOrdered,
   LogIn,
   type LucideIcon,
+  ScrollText,
   Sparkles,
   Upload,
   User,
   UserPlus,
+  Users,
 } from "lucide-react";
 
 /** One link of the navigation. */
@@ -51,9 +53,11 @@ export function adminNavItems(me: Me | null): NavItem[] {
     { to: "/reports", label: "Reports", icon: Flag },
     { to: "/edit-suggestions", label: "Edit Suggestions", icon: FilePenLine },
     { to: "/admin/waitlist", label: "Waitlist", icon: ListOrdered },
+    { to: "/admin/users", label: "Users", icon: Users },
   ];
   if (me.isSuperAdmin) {
     items.push(
+      { to: "/admin/audit", label: "Audit Log", icon: ScrollText },
       { to: "/song-recognition", label: "Song Recognition", icon: AudioLines },
       { to: "/audio-quality-test", label: "Audio Quality Test", icon: Gauge },
     );

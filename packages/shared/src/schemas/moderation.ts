@@ -128,7 +128,10 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** What the entry acted on, readable: a song title, a username, an e-mail. */
+  targetLabel: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditListSchema = z.object({ items: z.array(auditEntrySchema) });

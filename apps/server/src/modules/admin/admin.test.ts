@@ -75,7 +75,9 @@ describeEachDialect("admin roles and audit", (dialect) => {
     expect(log.find((e: { action: string }) => e.action === "song.deleted")).toMatchObject({
       actor: { id: boss.id },
       targetId: song,
+      targetLabel: "Audited",
     });
+    expect(log.find((e: { action: string }) => e.action === "user.role_changed")?.targetLabel).toBe("user-a");
     expect(
       (await ctx.app.inject({ method: "GET", url: "/api/admin/audit", headers: { cookie: admin.cookie } })).statusCode,
     ).toBe(403);

@@ -86,17 +86,22 @@ export function createEditSuggestionsService(deps: {
           if (current.version !== Number(s.base_version) && !input.overrideNewerEdits) {
             throw new AppError("conflict", MESSAGES.suggestionStale);
           }
-          const v = JSON.parse(s.suggested) as SuggestionValues;
+          const original = JSON.parse(s.original) as SuggestionValues;
+          const suggested = JSON.parse(s.suggested) as SuggestionValues;
+          // Only what the suggester changed is applied, onto the song as it is now: an edit made since to
+          // another field survives an approval.
+          const changed = new Set(changedFields(original, suggested));
+          const pick = <K extends keyof SuggestionValues>(k: K, field: string = k) => (changed.has(field) ? suggested[k] : current[k]);
           await songs.applyEdit(
             trx,
             viewer.id,
             s.song_id,
             {
-              title: v.title,
-              artists: v.artists,
-              genre: v.genre as SongFields["genre"],
-              releaseDate: v.releaseDate,
-              soundcloudUrl: v.soundcloudUrl,
+              title: pick("title"),
+              artists: pick("artists", "artist"),
+              genre: pick("genre") as SongFields["genre"],
+              releaseDate: pick("releaseDate"),
+              soundcloudUrl: pick("soundcloudUrl"),
             },
             `Suggested edit: ${s.reason}`,
           );

@@ -126,8 +126,10 @@ describeEachDialect("edit suggestions", (dialect) => {
     expect(refused.json().error.message).toBe(MESSAGES.suggestionStale);
     expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).json().title).toBe("Owner Fixed");
     expect((await review(id, { action: "approve", overrideNewerEdits: true })).statusCode).toBe(200);
+    // Only the suggested title is applied; the owner's newer genre stays.
     expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).json()).toMatchObject({
       title: "Old Idea",
+      genre: "Rock",
       version: 3,
     });
   });

@@ -451,6 +451,8 @@ export function createSongsService(deps: {
           return notifier.newSong(trx, { id, title: fields.title, artistIds, artistNames: fields.artists }, viewer.id);
         });
         await notifier.announce(notified);
+        // Open pending grids show the new song without a reload.
+        await bus.publish({ type: "song.changed", songId: id, data: { created: true, status: "pending" } });
         stored = undefined;
         return one(id, viewer);
       } finally {

@@ -34,7 +34,7 @@ export function createVotesService(deps: {
   const voteLimit = { name: "vote", limit: deps.votesPerMinute, windowSec: 60 };
 
   /** After a change: counts to every open page, points to the people whose points moved. */
-  async function announce(result: VoteResult, userIds: (string | null | undefined)[]) {
+  async function announce(result: VoteResult, userIds: (string | null | undefined)[], statusChanged: boolean) {
     await bus.publish({
       type: "song.changed",
       songId: result.songId,
@@ -44,6 +44,8 @@ export function createVotesService(deps: {
         net: result.net,
         status: result.status,
         verifiedAt: result.verifiedAt,
+        // Lists move a song between pending and the feeds only when this is set.
+        statusChanged,
       },
     });
     for (const id of new Set(userIds.filter((x): x is string => Boolean(x))))
@@ -132,9 +134,9 @@ export function createVotesService(deps: {
           status !== song.status
             ? await notifier.songStatus(trx, songId, status === "verified" ? "verified" : "pending", viewer.id)
             : [];
-        return { result, changed, points, notified };
+        return { result, changed, points, notified, statusChanged: status !== song.status };
       });
-      if (outcome.changed) await announce(outcome.result, outcome.points);
+      if (outcome.changed) await announce(outcome.result, outcome.points, outcome.statusChanged);
       await notifier.announce(outcome.notified);
       return outcome.result;
     },
@@ -177,9 +179,9 @@ export function createVotesService(deps: {
           verifiedNow: !already,
         };
         const notified = already ? [] : await notifier.songStatus(trx, songId, "verified", viewer.id);
-        return { result, points, changed: !already, notified };
+        return { result, points, changed: !already, notified, statusChanged: !already };
       });
-      if (outcome.changed) await announce(outcome.result, outcome.points);
+      if (outcome.changed) await announce(outcome.result, outcome.points, outcome.statusChanged);
       await notifier.announce(outcome.notified);
       return outcome.result;
     },
@@ -213,7 +215,7 @@ export function createVotesService(deps: {
         });
         return { ids: pending.map((s) => s.id), points: paid, notified: [...new Set(told)] };
       });
-      for (const id of ids) await bus.publish({ type: "song.changed", songId: id, data: { status: "verified" } });
+      for (const id of ids) await bus.publish({ type: "song.changed", songId: id, data: { status: "verified", statusChanged: true } });
       for (const id of new Set(points)) await bus.publish({ type: "me.changed", userId: id });
       await notifier.announce(notified);
       return ids.length;

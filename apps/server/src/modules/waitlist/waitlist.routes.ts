@@ -25,16 +25,17 @@ const JOIN_LIMIT = { name: "waitlist-ip", limit: 20, windowSec: 60 * 60 };
 /** Public waitlist form and its admin screen. */
 export function waitlistRoutes(
   app: App,
-  deps: { waitlist: WaitlistService; viewers: ViewerResolver; limiter: RateLimiter },
+  deps: { waitlist: WaitlistService; viewers: ViewerResolver; limiter: RateLimiter; limitScale: number },
 ) {
   const { waitlist, viewers, limiter } = deps;
+  const joinLimit = { ...JOIN_LIMIT, limit: Math.ceil(JOIN_LIMIT.limit * deps.limitScale) };
   const tags = ["waitlist"];
 
   app.post(
     "/api/waitlist",
     { schema: { tags, body: waitlistJoinSchema, response: { 200: okSchema, ...errors } } },
     async (req) => {
-      await limiter.hit(JOIN_LIMIT, req.ip);
+      await limiter.hit(joinLimit, req.ip);
       await waitlist.join(req.body.name, req.body.email);
       return { ok: true as const, message: MESSAGES.waitlistJoined };
     },

@@ -1,0 +1,63 @@
+import { MESSAGES } from "@unheard/shared";
+import { format, isValid, parse, parseISO } from "date-fns";
+
+/** The spec §9 display format, e.g. 'Mar 5, 2025'. */
+export const DATE_FORMAT = "MMM d, yyyy";
+
+/**
+ * A 'YYYY-MM-DD' release date as 'MMM d, yyyy'. Parsed as a local calendar date: `new Date("2025-03-05")`
+ * would be UTC midnight and show the previous day west of Greenwich.
+ */
+export function formatReleaseDate(value: string | null | undefined, fallback: string = MESSAGES.releaseDateUnknown) {
+  if (!value) return fallback;
+  const date = parse(value, "yyyy-MM-dd", new Date());
+  return isValid(date) ? format(date, DATE_FORMAT) : fallback;
+}
+
+/** An ISO timestamp as 'MMM d, yyyy'. */
+export function formatTimestamp(value: string | null | undefined, fallback: string = MESSAGES.dateNotSet): string {
+  if (!value) return fallback;
+  const date = parseISO(value);
+  return isValid(date) ? format(date, DATE_FORMAT) : fallback;
+}
+
+/** Seconds as m:ss (h:mm:ss past an hour); unknown or negative shows 0:00. */
+export function formatDuration(seconds: number | null | undefined): string {
+  const total = Number.isFinite(seconds) && (seconds ?? 0) > 0 ? Math.floor(seconds ?? 0) : 0;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** A byte count as 'B', 'KB' or 'MB' with one decimal where it helps. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A count with the word in singular or plural ('1 favorite', '3 favorites'). */
+export function plural(count: number, word: string, pluralWord = `${word}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? word : pluralWord}`;
+}
+
+/** Readable labels of the report and downvote reasons. */
+export const REASON_LABELS: Record<string, string> = {
+  wrong_artist: "Wrong artist",
+  fake_leak: "Fake leak",
+  duplicate: "Duplicate",
+  wrong_title: "Wrong title",
+  low_quality: "Low quality",
+  copyright: "Copyright",
+  other: "Other",
+};
+
+/** Readable labels of the release filter values. */
+export const RELEASE_LABELS: Record<string, string> = {
+  all: "All",
+  all_unreleased: "Unreleased",
+  dated: "Dated",
+  undated: "Undated",
+  released: "Released",
+};

@@ -1,0 +1,174 @@
+import type { Role } from "@unheard/shared";
+import {
+  BadgeCheck,
+  Check,
+  Eye,
+  EyeOff,
+  FilePenLine,
+  type LucideIcon,
+  Mic2,
+  ScrollText,
+  ShieldQuestion,
+  Trash2,
+  UserCheck,
+  UserCog,
+  X,
+} from "lucide-react";
+import { type ReactNode, useMemo } from "react";
+import { Link } from "react-router";
+import { type AuditEntry, useAdminUsers, useAuditLog } from "../api/admin";
+import { formatDateTime } from "../components/moderation-format";
+import { EmptyState, LoadError } from "../components/moderation-states";
+import { PageHeader } from "../components/page";
+import { ROLE_LABELS } from "../components/role-badge";
+import { Spinner } from "../components/spinner";
+
+type ActionInfo = { label: string; icon: LucideIcon; tone: string };
+
+// Every action the API writes, as a short verb phrase; unknown ones fall back to their raw name.
+const ACTIONS: Record<string, ActionInfo> = {
+  "report.resolved": { label: "Resolved a report", icon: Check, tone: "bg-emerald-500/15 text-emerald-300" },
+  "report.rejected": { label: "Rejected a report", icon: X, tone: "bg-zinc-500/20 text-zinc-300" },
+  "song.hidden": { label: "Hid a song", icon: EyeOff, tone: "bg-amber-500/15 text-amber-300" },
+  "song.unhidden": { label: "Unhid a song", icon: Eye, tone: "bg-sky-500/15 text-sky-300" },
+  "song.deleted": { label: "Deleted a song", icon: Trash2, tone: "bg-rose-500/15 text-rose-300" },
+  "song.verified": { label: "Verified a song", icon: BadgeCheck, tone: "bg-emerald-500/15 text-emerald-300" },
+  "songs.verified_all": {
+    label: "Verified all pending songs",
+    icon: BadgeCheck,
+    tone: "bg-emerald-500/15 text-emerald-300",
+  },
+  "suggestion.approved": {
+    label: "Approved an edit suggestion",
+    icon: FilePenLine,
+    tone: "bg-violet-500/15 text-violet-300",
+  },
+  "suggestion.rejected": {
+    label: "Rejected an edit suggestion",
+    icon: FilePenLine,
+    tone: "bg-zinc-500/20 text-zinc-300",
+  },
+  "user.role_changed": { label: "Changed a role", icon: UserCog, tone: "bg-fuchsia-500/15 text-fuchsia-300" },
+  "user.off_waitlist": { label: "Let someone in", icon: UserCheck, tone: "bg-emerald-500/15 text-emerald-300" },
+  "artist.merged": { label: "Merged artist profiles", icon: Mic2, tone: "bg-violet-500/15 text-violet-300" },
+  "artist.claimed": { label: "Linked an artist profile", icon: Mic2, tone: "bg-violet-500/15 text-violet-300" },
+  "artist.verified": { label: "Verified an artist", icon: BadgeCheck, tone: "bg-emerald-500/15 text-emerald-300" },
+  "artist.unverified": { label: "Unverified an artist", icon: Mic2, tone: "bg-zinc-500/20 text-zinc-300" },
+};
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+const roleLabel = (v: unknown): string => ROLE_LABELS[v as Role] ?? String(v);
+
+/** /admin/audit (super admin): every moderation action, newest first: who did what, to what, when. */
+export function AdminAuditPage() {
+  const log = useAuditLog();
+  // Names for user targets: the users list holds the newest accounts, which covers recent actions.
+  const users = useAdminUsers("");
+  const names = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u.username])), [users.data]);
+
+  return (
+    <>
+      <PageHeader title="Audit Log" subtitle="Every moderation action, newest first." />
+      {log.isPending ? (
+        <Spinner label="Loading the audit log" />
+      ) : log.isError ? (
+        <LoadError
+          message="Failed to load the audit log"
+          onRetry={() => void log.refetch()}
+          retrying={log.isFetching}
+        />
+      ) : log.data.length === 0 ? (
+        <EmptyState icon={ScrollText} title="Nothing has happened yet.">
+          Resolved reports, reviewed suggestions, hidden songs and role changes will be listed here.
+        </EmptyState>
+      ) : (
+        <ol aria-label="Audit log" className="overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60">
+          {log.data.map((entry) => (
+            <AuditRow key={entry.id} entry={entry} names={names} />
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, string> }) {
+  const info = ACTIONS[entry.action] ?? {
+    label: entry.action,
+    icon: ShieldQuestion,
+    tone: "bg-zinc-500/20 text-zinc-300",
+  };
+  return (
+    <li className="flex items-start gap-3 border-t border-white/[0.06] px-4 py-3.5 first:border-t-0 md:px-5">
+      <span className={`grid size-9 shrink-0 place-items-center rounded-xl ${info.tone}`}>
+        <info.icon aria-hidden className="size-4" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="text-sm text-zinc-200">
+          <span className="font-semibold text-white">{entry.actor?.username ?? "System"}</span>{" "}
+          <span>{info.label.charAt(0).toLowerCase() + info.label.slice(1)}</span>
+        </p>
+        <p className="mt-0.5 text-sm break-words text-zinc-400">{target(entry, names)}</p>
+      </div>
+      <time dateTime={entry.createdAt} className="shrink-0 text-right text-xs whitespace-nowrap text-zinc-500">
+        {formatDateTime(entry.createdAt)}
+      </time>
+    </li>
+  );
+}
+
+function songLink(id: string, title?: string): ReactNode {
+  return (
+    <Link to={`/song/${id}`} className="text-violet-300 hover:underline">
+      {title ?? "View song"}
+    </Link>
+  );
+}
+
+/** What the action was done to, as far as the entry tells. */
+function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
+  const d = entry.details;
+  const songId = entry.targetType === "song" ? entry.targetId : str(d.songId);
+  if (entry.action === "user.role_changed") {
+    const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A user";
+    return (
+      <>
+        <span className="font-medium text-zinc-200">{who}</span>: {roleLabel(d.from)} → {roleLabel(d.to)}
+      </>
+    );
+  }
+  if (entry.action === "user.off_waitlist") {
+    const who = entry.targetId ? (names.get(entry.targetId) ?? entry.targetLabel ?? undefined) : undefined;
+    return (
+      <>
+        {who ? <span className="font-medium text-zinc-200">{who}</span> : null}
+        {who ? " · " : null}
+        {str(d.email) ?? "unknown e-mail"}
+        {entry.targetId ? null : " (no account yet)"}
+      </>
+    );
+  }
+  if (entry.action === "songs.verified_all") return `${Number(d.count ?? 0)} songs`;
+  if (entry.action === "song.deleted") return str(d.title) ?? "A song";
+  if (entry.targetType === "artist" && entry.targetId) {
+    return (
+      <Link to={`/artists/${entry.targetId}`} className="text-violet-300 hover:underline">
+        View artist
+      </Link>
+    );
+  }
+  if (songId) {
+    const kind =
+      entry.targetType === "report"
+        ? "Report on a song"
+        : entry.targetType === "edit_suggestion"
+          ? "Suggestion for a song"
+          : "Song";
+    return (
+      <>
+        {kind} · {songLink(songId, entry.targetLabel ?? undefined)}
+      </>
+    );
+  }
+  return entry.targetId ? `${entry.targetType} ${entry.targetId}` : entry.targetType;
+}
