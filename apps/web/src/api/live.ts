@@ -123,7 +123,13 @@ export function refreshSongLists(queryClient: QueryClient): Promise<void> {
 }
 
 /** The `song` event of /api/events: the song's id plus the fields that changed. */
-export type SongEvent = SongPatch & { id: string; deleted?: boolean; edited?: boolean; created?: boolean; statusChanged?: boolean };
+export type SongEvent = SongPatch & {
+  id: string;
+  deleted?: boolean;
+  edited?: boolean;
+  created?: boolean;
+  statusChanged?: boolean;
+};
 
 const PATCHABLE = [
   "upvotes",

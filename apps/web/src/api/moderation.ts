@@ -1,9 +1,8 @@
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { EditSuggestion, Report, Song, SuggestEditInput } from "@unheard/shared";
-import { api, apiFetch, isApiError } from "./api";
+import { api, isApiError } from "./api";
 import type { OkResponse } from "./auth";
 import { meKey } from "./me";
-
 
 /** Every cached answer that may show a song: after a moderation change they are refetched. */
 export function invalidateSongViews(queryClient: QueryClient): Promise<void> {

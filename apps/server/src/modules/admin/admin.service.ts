@@ -117,16 +117,27 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
         .limit(200)
         .execute();
       // Name what each entry acted on; a deleted song keeps the title recorded with the entry.
-      const ids = (type: string) => [...new Set(rows.filter((r) => r.target_type === type && r.target_id).map((r) => r.target_id as string))];
+      const ids = (type: string) => [
+        ...new Set(rows.filter((r) => r.target_type === type && r.target_id).map((r) => r.target_id as string)),
+      ];
       const songIds = ids("song");
       const userIds = ids("user");
       const reportIds = ids("report");
       const suggestionIds = ids("edit_suggestion");
       const [songs, users, reports, suggestions] = await Promise.all([
-        songIds.length ? db.selectFrom("song").select(["id", "title as label"]).where("id", "in", songIds).execute() : [],
-        userIds.length ? db.selectFrom("user").select(["id", "username as label"]).where("id", "in", userIds).execute() : [],
+        songIds.length
+          ? db.selectFrom("song").select(["id", "title as label"]).where("id", "in", songIds).execute()
+          : [],
+        userIds.length
+          ? db.selectFrom("user").select(["id", "username as label"]).where("id", "in", userIds).execute()
+          : [],
         reportIds.length
-          ? db.selectFrom("report").innerJoin("song", "song.id", "report.song_id").select(["report.id", "song.title as label"]).where("report.id", "in", reportIds).execute()
+          ? db
+              .selectFrom("report")
+              .innerJoin("song", "song.id", "report.song_id")
+              .select(["report.id", "song.title as label"])
+              .where("report.id", "in", reportIds)
+              .execute()
           : [],
         suggestionIds.length
           ? db
@@ -140,7 +151,8 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
       const labels = new Map([...songs, ...users, ...reports, ...suggestions].map((x) => [x.id, x.label]));
       return rows.map((r) => {
         const details = JSON.parse(r.details) as Record<string, unknown>;
-        const recorded = typeof details.title === "string" ? details.title : typeof details.email === "string" ? details.email : null;
+        const recorded =
+          typeof details.title === "string" ? details.title : typeof details.email === "string" ? details.email : null;
         return {
           id: r.id,
           actor: r.actor_id ? { id: r.actor_id, username: r.actor_name ?? "" } : null,

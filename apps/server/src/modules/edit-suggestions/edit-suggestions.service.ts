@@ -91,7 +91,8 @@ export function createEditSuggestionsService(deps: {
           // Only what the suggester changed is applied, onto the song as it is now: an edit made since to
           // another field survives an approval.
           const changed = new Set(changedFields(original, suggested));
-          const pick = <K extends keyof SuggestionValues>(k: K, field: string = k) => (changed.has(field) ? suggested[k] : current[k]);
+          const pick = <K extends keyof SuggestionValues>(k: K, field: string = k) =>
+            changed.has(field) ? suggested[k] : current[k];
           await songs.applyEdit(
             trx,
             viewer.id,

@@ -9,7 +9,14 @@ import type { App } from "../../http.js";
 export function healthRoutes(app: App, deps: { database: Database; config: Config }) {
   app.get(
     "/api/config",
-    { schema: { tags: ["health"], response: { 200: z.object({ maxUploadMb: z.number(), soundcloudEnabled: z.boolean(), waitlistGate: z.boolean() }) } } },
+    {
+      schema: {
+        tags: ["health"],
+        response: {
+          200: z.object({ maxUploadMb: z.number(), soundcloudEnabled: z.boolean(), waitlistGate: z.boolean() }),
+        },
+      },
+    },
     async () => ({
       maxUploadMb: deps.config.maxUploadMb,
       soundcloudEnabled: Boolean(deps.config.soundcloudClientId),

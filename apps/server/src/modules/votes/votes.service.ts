@@ -215,7 +215,8 @@ export function createVotesService(deps: {
         });
         return { ids: pending.map((s) => s.id), points: paid, notified: [...new Set(told)] };
       });
-      for (const id of ids) await bus.publish({ type: "song.changed", songId: id, data: { status: "verified", statusChanged: true } });
+      for (const id of ids)
+        await bus.publish({ type: "song.changed", songId: id, data: { status: "verified", statusChanged: true } });
       for (const id of new Set(points)) await bus.publish({ type: "me.changed", userId: id });
       await notifier.announce(notified);
       return ids.length;
