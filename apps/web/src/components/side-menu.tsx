@@ -4,6 +4,7 @@ import { NavLink } from "react-router";
 import { useMe } from "../api/me";
 import { Brand } from "./brand";
 import { adminNavItems, mainNavItems, type NavItem } from "./nav-items";
+import { NotificationBell } from "./notification-bell";
 import { ROLE_LABELS } from "./role-badge";
 import { useSignOut } from "./use-sign-out";
 
@@ -46,7 +47,11 @@ export function SideMenuContent({ onNavigate }: { onNavigate?: () => void }) {
   const admin = adminNavItems(me);
   return (
     <div className="flex h-full flex-col gap-6 px-3 py-5">
-      <Brand className="px-3" />
+      <div className="flex items-center justify-between gap-2 pr-1 pl-3">
+        <Brand />
+        {/* In the mobile sheet (onNavigate set) the top bar already shows the bell, and the close button sits here. */}
+        {onNavigate ? null : <NotificationBell align="start" />}
+      </div>
       <nav aria-label="Main" className="flex flex-1 flex-col gap-6 overflow-y-auto">
         <NavList items={mainNavItems(me)} onNavigate={onNavigate} />
         {admin.length > 0 ? (

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useMe } from "../api/me";
 import { Brand } from "./brand";
 import { MobileMenu } from "./mobile-menu";
+import { NotificationBell } from "./notification-bell";
 import { SearchBox } from "./search-box";
 
 /** The bar above the page: on mobile menu button, logo and search; on desktop search and the user's points. */
@@ -18,6 +19,8 @@ export function TopBar() {
             <Brand compact />
           </div>
           <SearchBox className="min-w-0 flex-1 md:max-w-md" />
+          {/* On desktop the bell sits in the side menu. */}
+          <NotificationBell className="md:hidden" />
           {me ? (
             <Link
               to="/profile"

@@ -1,7 +1,7 @@
 import { MESSAGES } from "@unheard/shared";
 import { SearchX, Sparkles, Waves } from "lucide-react";
 import { type ReactNode, useEffect, useMemo } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import {
   DEFAULT_FILTERS,
@@ -11,11 +11,11 @@ import {
   useRecommendations,
   useSearch,
 } from "../api/songs";
+import { ArtistResults } from "../components/artist-results";
 import { FeedFilterBar } from "../components/filters";
 import { PageHeader } from "../components/page";
 import { SongCard } from "../components/song-card";
 import { EmptyState, SongGrid } from "../components/song-grid";
-import { plural } from "../lib/format";
 
 const TRENDING_LIMIT = 8;
 const NEWEST_LIMIT = 12;
@@ -158,28 +158,7 @@ function SearchResults({ term }: { term: string }) {
           </>
         }
       />
-      {artists.length > 0 ? (
-        <section aria-label="Artists" className="mb-6 flex flex-wrap gap-2">
-          {artists.map((a) => (
-            <Link
-              key={a.id}
-              to={`/artists/${encodeURIComponent(a.id)}`}
-              className="inline-flex items-center gap-2 rounded-full border border-white/10 bg-white/[0.03] py-1 pr-3.5 pl-1 text-sm text-zinc-200 hover:border-white/20 hover:bg-white/[0.06] focus-visible:outline-2 focus-visible:outline-violet-400"
-            >
-              <span
-                aria-hidden
-                className="grid size-7 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-xs font-semibold text-white uppercase"
-              >
-                {a.name.slice(0, 1)}
-              </span>
-              {a.name}
-              {typeof a.trackCount === "number" ? (
-                <span className="text-xs text-zinc-500">{plural(a.trackCount, "track")}</span>
-              ) : null}
-            </Link>
-          ))}
-        </section>
-      ) : null}
+      <ArtistResults artists={artists} />
       <SongGrid
         headingLevel={2}
         query={search}

@@ -1,6 +1,6 @@
 import { MESSAGES, type Me } from "@unheard/shared";
 import { format, parseISO } from "date-fns";
-import { Pencil, Trophy, Upload as UploadIcon } from "lucide-react";
+import { Mic2, Pencil, Trophy, Upload as UploadIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
@@ -10,6 +10,7 @@ import { handleFormError } from "../api/form-errors";
 import { useMe } from "../api/me";
 import { Button, LinkButton } from "../components/button";
 import { Notice } from "../components/notice";
+import { NotificationSettingsPanel } from "../components/notification-settings";
 import { PageHeader, Panel, usePageTitle } from "../components/page";
 import { RoleBadge } from "../components/role-badge";
 import { Spinner } from "../components/spinner";
@@ -134,6 +135,17 @@ function ProfileView({ me, isFallback }: { me: Me; isFallback: boolean }) {
               <RoleBadge value={me.role} />
             </div>
             <p className="text-sm text-zinc-400">Member since {memberSince}</p>
+            {me.isArtist && me.id ? (
+              <LinkButton
+                to={`/artists/${encodeURIComponent(me.id)}`}
+                variant="secondary"
+                size="sm"
+                className="self-start"
+              >
+                <Mic2 aria-hidden className="size-4" />
+                View artist page
+              </LinkButton>
+            ) : null}
           </div>
         </Panel>
 
@@ -211,6 +223,8 @@ function ProfileView({ me, isFallback }: { me: Me; isFallback: boolean }) {
             </dl>
           )}
         </Panel>
+
+        <NotificationSettingsPanel />
       </div>
     </>
   );
