@@ -1,0 +1,256 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type APIRequestContext, type Page, request } from "@playwright/test";
+import { MESSAGES, type Song } from "@unheard/shared";
+import {
+  addWhiteNoise,
+  canvasIsDrawn,
+  encodeWav,
+  fakeMicrophonePage,
+  indexedSong,
+  loginSuper,
+  melody,
+  noisyExcerpt,
+  songPcm,
+  toneSequence,
+} from "./audio-tools-helpers";
+import { baseURL } from "./env";
+import { expect, test, toastWith } from "./fixtures";
+
+// Super-admin audio tools (issue 8): recognition from a (fake) microphone and from a file, and the quality report.
+// The demo songs are 20 s synthesized tunes the server fingerprints in the background right after it starts.
+
+const MIC_SONG = "Glass Horizon";
+const FILE_SONG = "Static Bloom";
+
+let workDir: string;
+let api: APIRequestContext;
+let micSong: Song;
+let fileSong: Song;
+/** 8 s from the middle of MIC_SONG with white noise at 15 dB SNR, 48 kHz (what the fake microphone plays). */
+let micClipPath: string;
+/** A tone sequence that is in no song. */
+let unknownClipPath: string;
+/** 8 s from the middle of FILE_SONG with noise, as a WAV file to upload. */
+let fileClip: Buffer;
+
+test.beforeAll(async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), "unheard-audio-tools-"));
+  api = await request.newContext({ baseURL: baseURL() });
+  await loginSuper(api);
+  [micSong, fileSong] = await Promise.all([indexedSong(api, MIC_SONG), indexedSong(api, FILE_SONG)]);
+  micClipPath = path.join(workDir, "mic-clip.wav");
+  writeFileSync(micClipPath, encodeWav(noisyExcerpt(await songPcm(api, micSong), 8, 15, 48000)));
+  unknownClipPath = path.join(workDir, "unknown.wav");
+  writeFileSync(unknownClipPath, encodeWav({ sampleRate: 48000, channels: [toneSequence(12, 48000, 99)] }));
+  fileClip = encodeWav(noisyExcerpt(await songPcm(api, fileSong), 8, 15, 22050));
+});
+
+test.afterAll(async () => {
+  await api?.dispose();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+const phase = (page: Page) => page.getByTestId("recognition-phase");
+
+test.describe("song recognition", () => {
+  // biome-ignore lint/correctness/noEmptyPattern: this test drives its own browser (fake microphone).
+  test("recognises a seeded song from a noisy microphone recording", async ({}, testInfo) => {
+    test.setTimeout(60_000);
+    const { browser, page, pageErrors } = await fakeMicrophonePage(micClipPath);
+    try {
+      await page.goto("/song-recognition");
+      await expect(page.getByRole("heading", { name: "Song Recognition", level: 1 })).toBeVisible();
+      await expect(phase(page)).toHaveText("Idle");
+      await page.getByRole("button", { name: "Record" }).click();
+      await expect(phase(page)).toHaveText(/Recording|Idle/);
+      const match = page.getByTestId("recognition-match");
+      await expect(match).toBeVisible({ timeout: 25_000 });
+      await expect(match.getByRole("link", { name: MIC_SONG })).toBeVisible();
+      await expect(match).toContainText(micSong.artists[0]?.name ?? "");
+      // It stopped on its own once confident.
+      await expect(phase(page)).toHaveText("Idle");
+      await expect(page.getByRole("button", { name: "Record" })).toBeEnabled();
+      await expect(page.getByTestId("fingerprint-status")).toHaveText(/[\d,]+ hashes extracted from [\d.]+ s of audio/);
+      const matches = page.getByRole("region", { name: "Potential matches" });
+      await expect(matches.getByRole("heading", { name: /^Found \d+ potential match(es)?$/ })).toBeVisible();
+      await expect(matches.getByRole("row").filter({ hasText: MIC_SONG })).toContainText(/\d+%/);
+      await expect(matches.getByRole("row").filter({ hasText: MIC_SONG })).toContainText(/\d:\d\d/);
+      await expect(toastWith(page, /^Found \d+ potential match/)).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath("song-recognition.png"), fullPage: true });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  // biome-ignore lint/correctness/noEmptyPattern: this test drives its own browser (fake microphone).
+  test("says 'No matches found' with guidance for audio that is not in the catalogue", async ({}, testInfo) => {
+    test.setTimeout(75_000);
+    const { browser, page, pageErrors } = await fakeMicrophonePage(unknownClipPath);
+    try {
+      await page.goto("/song-recognition");
+      await page.getByRole("button", { name: "Record" }).click();
+      await expect(phase(page)).toHaveText("Recording");
+      await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+      // The meter moves and the server reports hashes while it listens.
+      await expect.poll(() => page.locator("meter").evaluate((m) => (m as HTMLMeterElement).value)).toBeGreaterThan(0);
+      await expect(page.getByTestId("fingerprint-status")).toHaveText(/hashes extracted/, { timeout: 10_000 });
+      await expect(page.getByTestId("recognition-elapsed")).toContainText(/0:0[2-9]|0:1\d/, { timeout: 10_000 });
+      await page.screenshot({ path: testInfo.outputPath("song-recognition-recording.png") });
+      const results = page.getByRole("main");
+      await expect(results.getByText(MESSAGES.noMatches, { exact: true })).toBeVisible({ timeout: 35_000 });
+      await expect(results.getByText(MESSAGES.noMatchesGuidance)).toBeVisible();
+      await expect(page.getByTestId("recognition-match")).toHaveCount(0);
+      await expect(phase(page)).toHaveText("Idle");
+      await page.screenshot({ path: testInfo.outputPath("song-recognition-no-match.png"), fullPage: true });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  // biome-ignore lint/correctness/noEmptyPattern: this test drives its own browser (fake microphone).
+  test("Stop ends the recording early and answers for what was recorded", async ({}) => {
+    test.setTimeout(45_000);
+    const { browser, page, pageErrors } = await fakeMicrophonePage(unknownClipPath);
+    try {
+      await page.goto("/song-recognition");
+      await page.getByRole("button", { name: "Record" }).click();
+      await expect(page.getByTestId("fingerprint-status")).toHaveText(/hashes extracted/, { timeout: 10_000 });
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect(page.getByRole("main").getByText(MESSAGES.noMatches, { exact: true })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(phase(page)).toHaveText("Idle");
+      await expect(page.getByTestId("recognition-elapsed")).not.toContainText("0:15 /");
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("recognises an uploaded clip", async ({ page }) => {
+    await loginSuper(page.request);
+    await page.goto("/song-recognition");
+    await page
+      .getByLabel("Recognise a file")
+      .setInputFiles({ name: "clip.wav", mimeType: "audio/wav", buffer: fileClip });
+    const match = page.getByTestId("recognition-match");
+    await expect(match).toBeVisible({ timeout: 20_000 });
+    await expect(match.getByRole("link", { name: FILE_SONG })).toHaveAttribute("href", `/song/${fileSong.id}`);
+    await expect(page.getByTestId("fingerprint-status")).toHaveText(/[\d,]+ hashes extracted from 8\.0 s of audio/);
+  });
+
+  test("a refused microphone says 'Failed to start recording'", async ({ page }) => {
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+    });
+    await loginSuper(page.request);
+    await page.goto("/song-recognition");
+    await page.getByRole("button", { name: "Record" }).click();
+    await expect(toastWith(page, MESSAGES.recordingFailed)).toBeVisible();
+    await expect(phase(page)).toHaveText("Idle");
+  });
+});
+
+test.describe("audio quality test", () => {
+  test("reports on a seeded song with its spectrogram and both verdicts", async ({ page }, testInfo) => {
+    await loginSuper(page.request);
+    await page.goto("/audio-quality-test");
+    await expect(page.getByRole("heading", { name: "Audio Quality Test", level: 1 })).toBeVisible();
+    const picker = page.getByRole("combobox", { name: "Song" });
+    await picker.fill("glass hor");
+    await page.getByRole("option", { name: new RegExp(MIC_SONG) }).click();
+    const report = page.getByTestId("quality-report");
+    await expect(report).toBeVisible({ timeout: 20_000 });
+    await expect(page).toHaveURL(new RegExp(`song=${micSong.id}`));
+    await expect(report.getByRole("heading", { name: MIC_SONG })).toBeVisible();
+    await expect(page.getByTestId("metric-duration")).toHaveText("0:20");
+    await expect(report).toContainText("22,050 Hz");
+    await expect(report).toContainText("1 (mono)");
+    await expect(report).toContainText(/dBFS/);
+    await expect(page.getByTestId("metric-fingerprints")).toHaveText(/^[\d,]+$/);
+    await expect(page.getByTestId("metric-server-fingerprints")).toHaveText(/^[1-9][\d,]*$/);
+    await expect(page.getByTestId("metric-cutoff")).toHaveText(/kHz/);
+    // 20 s is under the spec's 30 s: the spec calls it not valid, with the reason shown.
+    const spec = page.getByTestId("spec-verdict");
+    await expect(spec).toContainText("Likely not valid");
+    await expect(spec.getByRole("listitem").filter({ hasText: "Duration over 30 s" })).toContainText("(failed)");
+    await expect(page.getByTestId("quality-verdict")).toContainText(/Good|Usable|Poor/);
+    await expect.poll(() => canvasIsDrawn(page, "spectrogram")).toBe(true);
+    await page.screenshot({ path: testInfo.outputPath("audio-quality-test-song.png"), fullPage: true });
+
+    // The address keeps the song: reloading shows its report again.
+    await page.reload();
+    await expect(page.getByTestId("quality-report").getByRole("heading", { name: MIC_SONG })).toBeVisible({
+      timeout: 20_000,
+    });
+
+    // The linear scale redraws the picture.
+    await page.getByText("Linear", { exact: true }).click();
+    await expect.poll(() => canvasIsDrawn(page, "spectrogram")).toBe(true);
+  });
+
+  test("reports on an uploaded file", async ({ page }, testInfo) => {
+    await loginSuper(page.request);
+    await page.goto("/audio-quality-test");
+    // A melody over a full-band noise floor, like a real recording (a pure sine melody ends at 2 kHz).
+    const channels = melody(35, 44100, 2, 5).map((c, i) => addWhiteNoise(c, 20, i + 1));
+    const wav = encodeWav({ sampleRate: 44100, channels });
+    await page
+      .getByLabel("Upload an audio file")
+      .setInputFiles({ name: "take.wav", mimeType: "audio/wav", buffer: wav });
+    const report = page.getByTestId("quality-report");
+    await expect(report).toBeVisible({ timeout: 30_000 });
+    await expect(report.getByRole("heading", { name: "take.wav" })).toBeVisible();
+    await expect(page.getByTestId("metric-duration")).toHaveText("0:35");
+    await expect(report).toContainText("44,100 Hz");
+    await expect(report).toContainText("2 (stereo)");
+    await expect(page.getByTestId("spec-verdict")).toContainText("Likely valid");
+    await expect(page.getByTestId("quality-verdict")).toContainText(/Good|Usable|Poor/);
+    await expect(page.getByTestId("metric-server-fingerprints")).toHaveCount(0);
+    await expect.poll(() => canvasIsDrawn(page, "spectrogram")).toBe(true);
+    await page.screenshot({ path: testInfo.outputPath("audio-quality-test-file.png"), fullPage: true });
+  });
+
+  test("explains failures: no audio, failed fetch, undecodable file", async ({ page }) => {
+    await loginSuper(page.request);
+    const base = { ...micSong };
+    const silentSong: Song = { ...base, id: "no-audio-song", title: "Song Without Audio", audio: null };
+    const brokenSong: Song = {
+      ...base,
+      id: "broken-audio-song",
+      title: "Song With Broken Audio",
+      audio: base.audio ? { ...base.audio, url: "/api/songs/broken-audio-song/audio" } : null,
+    };
+    await page.route("**/api/songs?feed=newest*", (route) =>
+      route.fulfill({ json: { items: [silentSong, brokenSong], nextCursor: null } }),
+    );
+    await page.route("**/api/songs/pending*", (route) => route.fulfill({ json: { items: [], nextCursor: null } }));
+    await page.goto("/audio-quality-test");
+    const picker = page.getByRole("combobox", { name: "Song" });
+
+    await picker.click();
+    await page.getByRole("option", { name: /Song Without Audio/ }).click();
+    await expect(toastWith(page, MESSAGES.noAudioUrl)).toBeVisible();
+    await expect(page.getByRole("main").getByRole("alert").filter({ hasText: MESSAGES.noAudioUrl })).toBeVisible();
+
+    await picker.fill("");
+    await page.getByRole("option", { name: /Song With Broken Audio/ }).click();
+    await expect(toastWith(page, MESSAGES.fetchAudioFailed)).toBeVisible();
+    await expect(
+      page.getByRole("main").getByRole("alert").filter({ hasText: MESSAGES.fetchAudioFailed }),
+    ).toBeVisible();
+
+    await page
+      .getByLabel("Upload an audio file")
+      .setInputFiles({ name: "notes.mp3", mimeType: "audio/mpeg", buffer: Buffer.from("not audio at all") });
+    await expect(
+      page.getByRole("main").getByRole("alert").filter({ hasText: MESSAGES.analysisErrorPrefix }),
+    ).toBeVisible();
+    await expect(toastWith(page, MESSAGES.analysisErrorPrefix)).toBeVisible();
+  });
+});
