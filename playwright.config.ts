@@ -28,6 +28,9 @@ export default defineConfig({
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        // Autoplay is allowed, so the landing player's autoplay is tested; e2e/landing.spec.ts simulates a
+        // browser that blocks it.
+        "--autoplay-policy=no-user-gesture-required",
       ],
     },
   },
