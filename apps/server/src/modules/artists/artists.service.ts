@@ -4,10 +4,11 @@ import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { searchNormalize, searchScore } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
-import { nowIso, toIso } from "../../lib/time.js";
+import { nowIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
 
@@ -85,14 +86,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
     async songs(id: string, viewer: Viewer | undefined, cursor: string | undefined, limit: number): Promise<SongPage> {
       await load(id);
       const includePending = Boolean(viewer && (viewer.id === id || viewer.isAdmin));
-      let pos: { createdAt: string; id: string } | undefined;
-      if (cursor) {
-        try {
-          pos = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-        } catch {
-          throw new AppError("bad_request", "Invalid cursor");
-        }
-      }
+      const pos = decodeKeyset(cursor);
       const rows = await creditedSongs(db, id, includePending)
         .selectAll("song")
         .where((eb) =>
@@ -107,15 +101,8 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
         .orderBy("song.id", "desc")
         .limit(limit + 1)
         .execute();
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: await songs.hydrate(page, viewer),
-        nextCursor:
-          rows.length > limit && last
-            ? Buffer.from(JSON.stringify({ createdAt: toIso(last.created_at), id: last.id })).toString("base64url")
-            : null,
-      };
+      const { page, nextCursor } = keysetPage(rows, limit, (r) => r.created_at);
+      return { items: await songs.hydrate(page, viewer), nextCursor };
     },
 
     /** Set the wanted follow state; idempotent; the count moves with the row. */

@@ -9,7 +9,7 @@ import { type Kysely, sql } from "kysely";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
-import { AppError } from "../../errors.js";
+import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import type { Mailer } from "../../lib/mail.js";
@@ -142,14 +142,7 @@ export function createNotifier(deps: {
       cursor: string | undefined,
       limit: number,
     ): Promise<{ items: AppNotification[]; unread: number; nextCursor: string | null }> {
-      let pos: { createdAt: string; id: string } | undefined;
-      if (cursor) {
-        try {
-          pos = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-        } catch {
-          throw new AppError("bad_request", "Invalid cursor");
-        }
-      }
+      const pos = decodeKeyset(cursor);
       const rows = await db
         .selectFrom("notification")
         .selectAll()
@@ -166,8 +159,7 @@ export function createNotifier(deps: {
         .orderBy("id", "desc")
         .limit(limit + 1)
         .execute();
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, nextCursor } = keysetPage(rows, limit, (r) => r.created_at);
       return {
         items: page.map((r) => ({
           id: r.id,
@@ -177,10 +169,7 @@ export function createNotifier(deps: {
           createdAt: toIso(r.created_at),
         })),
         unread: await this.unread(userId),
-        nextCursor:
-          rows.length > limit && last
-            ? Buffer.from(JSON.stringify({ createdAt: toIso(last.created_at), id: last.id })).toString("base64url")
-            : null,
+        nextCursor,
       };
     },
 

@@ -16,6 +16,7 @@ import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { type AudioFormat, type DecodedAudio, decodeAudioFile } from "../../lib/audio.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, decodeOffset, encodeCursor, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { searchNormalize, searchScore } from "../../lib/search-text.js";
@@ -25,7 +26,7 @@ import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
-import type { FeedFilters, NewestCursor, SongRow, SongsRepo } from "./songs.repo.js";
+import type { FeedFilters, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
 export type SongFields = {
@@ -37,27 +38,6 @@ export type SongFields = {
 };
 
 const SEARCH_CANDIDATES = 300;
-
-function encodeCursor(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString("base64url");
-}
-
-function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
-  if (!cursor) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (check(value)) return value;
-  } catch {}
-  throw new AppError("bad_request", "Invalid cursor");
-}
-
-const isNewestCursor = (v: unknown): v is NewestCursor =>
-  typeof v === "object" &&
-  v !== null &&
-  typeof (v as NewestCursor).createdAt === "string" &&
-  typeof (v as NewestCursor).id === "string";
-const isOffset = (v: unknown): v is { o: number } =>
-  typeof v === "object" && v !== null && Number.isInteger((v as { o: number }).o) && (v as { o: number }).o >= 0;
 
 /** Song rules: upload, read, feeds, search, favourites, edit, delete. */
 export function createSongsService(deps: {
@@ -253,7 +233,7 @@ export function createSongsService(deps: {
       viewer: Viewer | undefined,
     ): Promise<SongPage> {
       if (q.feed === "trending") {
-        const offset = decodeCursor(q.cursor, isOffset)?.o ?? 0;
+        const offset = decodeOffset(q.cursor);
         const rows = await songs.trending(q, offset, q.limit + 1);
         const page = rows.slice(0, q.limit);
         return {
@@ -261,14 +241,9 @@ export function createSongsService(deps: {
           nextCursor: rows.length > q.limit ? encodeCursor({ o: offset + q.limit }) : null,
         };
       }
-      const rows = await songs.newest(q, decodeCursor(q.cursor, isNewestCursor), q.limit + 1);
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      return {
-        items: await hydrate(page, viewer),
-        nextCursor:
-          rows.length > q.limit && last ? encodeCursor({ createdAt: toIso(last.created_at), id: last.id }) : null,
-      };
+      const rows = await songs.newest(q, decodeKeyset(q.cursor), q.limit + 1);
+      const { page, nextCursor } = keysetPage(rows, q.limit, (r) => r.created_at);
+      return { items: await hydrate(page, viewer), nextCursor };
     },
 
     /** Rebuild the search text of every song credited to an artist (after a merge or claim renames credits). */
@@ -300,7 +275,7 @@ export function createSongsService(deps: {
       viewer: Viewer | undefined,
     ): Promise<SongPage> {
       const query = searchNormalize(q.q);
-      const offset = decodeCursor(q.cursor, isOffset)?.o ?? 0;
+      const offset = decodeOffset(q.cursor);
       const candidates = await songs.searchCandidates(q.q, SEARCH_CANDIDATES);
       const artists = await songs.artistsOf(candidates.map((c) => c.id));
       const scored = candidates
@@ -323,14 +298,10 @@ export function createSongsService(deps: {
     },
 
     async favorites(viewer: Viewer, cursor: string | undefined, limit: number): Promise<SongPage> {
-      const rows = await songs.favoritesOf(viewer.id, decodeCursor(cursor, isNewestCursor), limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: await hydrate(page, viewer),
-        nextCursor:
-          rows.length > limit && last ? encodeCursor({ createdAt: toIso(last.favorited_at), id: last.id }) : null,
-      };
+      const rows = await songs.favoritesOf(viewer.id, decodeKeyset(cursor), limit + 1);
+      // Favourites page by when they were added, not when the song was.
+      const { page, nextCursor } = keysetPage(rows, limit, (r) => r.favorited_at);
+      return { items: await hydrate(page, viewer), nextCursor };
     },
 
     /** Spec §9: up to 10 from followed artists, 5 trending Electronic, 5 newest; deduplicated, not already liked. */

@@ -9,6 +9,7 @@ import {
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -224,26 +225,9 @@ export function createVotesService(deps: {
 
     /** The pending grid: newest first, keyset-paginated. */
     async pending(viewer: Viewer, cursor: string | undefined, limit: number): Promise<SongPage> {
-      let pos: { createdAt: string; id: string } | undefined;
-      if (cursor) {
-        try {
-          pos = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { createdAt: string; id: string };
-        } catch {
-          throw new AppError("bad_request", "Invalid cursor");
-        }
-        if (typeof pos?.createdAt !== "string" || typeof pos.id !== "string")
-          throw new AppError("bad_request", "Invalid cursor");
-      }
-      const rows = await votes.pendingIds(database.db, pos, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: await songs.hydrate(page, viewer),
-        nextCursor:
-          rows.length > limit && last
-            ? Buffer.from(JSON.stringify({ createdAt: toIso(last.created_at), id: last.id })).toString("base64url")
-            : null,
-      };
+      const rows = await votes.pendingIds(database.db, decodeKeyset(cursor), limit + 1);
+      const { page, nextCursor } = keysetPage(rows, limit, (r) => r.created_at);
+      return { items: await songs.hydrate(page, viewer), nextCursor };
     },
   };
 }
