@@ -68,6 +68,8 @@ export type FingerprintConfig = {
   match: {
     /** Offsets of two matched hashes agree when they differ by at most this (seconds; at least one frame). */
     toleranceSeconds: number;
+    /** Count each distinct query hash once per alignment (true) or every matching row (false, the spec). */
+    distinctHashes: boolean;
     /** Lookup cap: only the first N rows per hash, ordered by offset (spec §7); null reads every row. */
     maxResultsPerHash: number | null;
     scoring: Scoring;
@@ -111,6 +113,7 @@ export const SPEC_PRESET: FingerprintConfig = {
   index: { maxPostingsPerHash: null },
   match: {
     toleranceSeconds: 0.5,
+    distinctHashes: false,
     maxResultsPerHash: 10,
     scoring: "ratio",
     minRatio: 0.1,
@@ -131,27 +134,28 @@ export const DEFAULT_PRESET: FingerprintConfig = {
   windowSize: 512,
   hopSize: 128,
   maxFrames: null,
-  minFrequencyHz: 100,
-  maxFrequencyHz: 2700,
+  minFrequencyHz: 0,
+  maxFrequencyHz: 2756,
   peaks: {
     thresholdDb: -60,
     thresholdReference: "clip-max",
     silenceFloorDb: -120,
-    neighbourhoodBins: 15,
-    neighbourhoodFrames: 9,
-    maxPerFrame: 5,
+    neighbourhoodBins: 21,
+    neighbourhoodFrames: 13,
+    maxPerFrame: null,
   },
-  pairing: { fanOut: 6, minDeltaSeconds: 0.02, maxDeltaSeconds: 1.2, maxDeltaBins: 63 },
+  pairing: { fanOut: 3, minDeltaSeconds: 0.02, maxDeltaSeconds: 1.2, maxDeltaBins: null },
   query: { shifts: 4 },
   index: { maxPostingsPerHash: 500 },
   match: {
     toleranceSeconds: 0.025,
+    distinctHashes: true,
     maxResultsPerHash: null,
     scoring: "aligned",
     minRatio: 0,
-    minAligned: 8,
+    minAligned: 10,
     minMargin: 5,
-    minMarginRatio: 2,
+    minMarginRatio: 3,
     maxCandidates: 10,
   },
 };

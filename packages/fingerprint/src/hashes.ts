@@ -7,7 +7,7 @@ import type { Peaks } from "./peaks.js";
  * Bit layout of a hash (most significant first, at most 31 bits so it is a non-negative signed 32-bit integer):
  * `f1` (anchor bin, `f1Bits`) | `f2` field (`f2Bits`) | `dt - minDeltaFrames` (`dtBits`). The `f2` field is the
  * target's bin when pairing spans the whole band, or `f2 - f1 + maxDeltaBins` with a target zone.
- * Spec preset: 11 | 11 | 2 bits = 24 bits. Default preset: 8 | 7 | 6 bits = 21 bits.
+ * Spec preset: 11 | 11 | 2 bits = 24 bits. Default preset: 8 | 8 | 6 bits = 22 bits.
  */
 export type Hashes = {
   count: number;

@@ -16,7 +16,10 @@ export type Candidate = {
   hits: number;
   /** aligned / query hashes (the spec's confidence ratio). */
   ratio: number;
-  /** 0..1: the spec's ratio for `ratio` scoring; for `aligned` scoring it grows with the lead over the runner-up. */
+  /**
+   * 0..1, for display. `ratio` scoring: the ratio itself. `aligned` scoring: the share of aligned hashes above the
+   * strongest rival's count, damped for small counts: (1 - rival / aligned) * (1 - 2^(-aligned / minAligned)).
+   */
   confidence: number;
   /** Where in the song the query starts, in frames of the config and in seconds. */
   offsetFrames: number;
@@ -34,6 +37,11 @@ export type MatchResult = {
   lookups: number;
 };
 
+/** The distinct hash values of a query, e.g. for one `SELECT ... WHERE hash IN (...)` before `lookupFromRows`. */
+export function distinctHashValues(query: Hashes): number[] {
+  return [...new Set(query.hashes.subarray(0, query.count))];
+}
+
 /** Group a query's hashes: hash -> anchor offsets in the query. */
 function groupByHash(query: Hashes): Map<number, number[]> {
   const groups = new Map<number, number[]>();
@@ -47,27 +55,60 @@ function groupByHash(query: Hashes): Map<number, number[]> {
   return groups;
 }
 
-/** Largest number of sorted values inside any window [d, d + width]; returns the count and the window's mode. */
-function densestWindow(sorted: Int32Array, width: number): { count: number; at: number } {
+// A (difference, query hash) pair is packed into one exactly representable number so one numeric sort orders by
+// difference, then hash: differences within +-2^24 frames, fewer than 2^24 distinct hashes in a query.
+const DELTA_BIAS = 2 ** 24;
+const HASH_SLOTS = 2 ** 24;
+
+/**
+ * The densest window [d, d + width] of offset differences for one song. Counts every matching pair, or with
+ * `distinct` each query hash value once, so a sustained chord repeating one hash in both the query and an unrelated
+ * song cannot pile many coincidences onto one difference. Returns the count and the most common difference in it.
+ */
+function densestWindow(
+  keys: Float64Array,
+  width: number,
+  distinct: boolean,
+  seen: Int32Array,
+): { count: number; at: number } {
+  const deltaOf = (k: number) => Math.floor(k / HASH_SLOTS) - DELTA_BIAS;
+  const hashOf = (k: number) => k % HASH_SLOTS;
   let best = 0;
-  let bestStart = 0;
+  let bestLo = 0;
+  let bestHi = -1;
   let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] as number) - (sorted[lo] as number) > width) lo++;
-    if (hi - lo + 1 > best) {
-      best = hi - lo + 1;
-      bestStart = lo;
+  let count = 0;
+  for (let hi = 0; hi < keys.length; hi++) {
+    const dHi = deltaOf(keys[hi] as number);
+    while (dHi - deltaOf(keys[lo] as number) > width) {
+      if (distinct) {
+        const g = hashOf(keys[lo] as number);
+        seen[g] = (seen[g] as number) - 1;
+        if (seen[g] === 0) count--;
+      } else count--;
+      lo++;
+    }
+    if (distinct) {
+      const g = hashOf(keys[hi] as number);
+      seen[g] = (seen[g] as number) + 1;
+      if (seen[g] === 1) count++;
+    } else count++;
+    if (count > best) {
+      best = count;
+      bestLo = lo;
+      bestHi = hi;
     }
   }
-  // The most frequent value inside the winning window is the reported alignment.
-  let mode = sorted[bestStart] ?? 0;
+  if (distinct) for (let i = lo; i < keys.length; i++) seen[hashOf(keys[i] as number)] = 0;
+  let mode = bestHi >= 0 ? deltaOf(keys[bestLo] as number) : 0;
   let modeCount = 0;
   let run = 0;
-  for (let i = bestStart; i < bestStart + best; i++) {
-    run = i > bestStart && sorted[i] === sorted[i - 1] ? run + 1 : 1;
+  for (let i = bestLo; i <= bestHi; i++) {
+    const d = deltaOf(keys[i] as number);
+    run = i > bestLo && d === deltaOf(keys[i - 1] as number) ? run + 1 : 1;
     if (run > modeCount) {
       modeCount = run;
-      mode = sorted[i] as number;
+      mode = d;
     }
   }
   return { count: best, at: mode };
@@ -79,11 +120,13 @@ function densestWindow(sorted: Int32Array, width: number): { count: number; at: 
  */
 export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig): MatchResult {
   const { toleranceFrames, hopSeconds } = deriveParams(config);
-  const { maxResultsPerHash } = config.match;
+  const { maxResultsPerHash, distinctHashes } = config.match;
   const { maxPostingsPerHash } = config.index;
   const groups = groupByHash(query);
-  const deltas = new Map<string, number[]>();
+  const pairs = new Map<string, number[]>();
+  let g = 0;
   for (const [hash, queryOffsets] of groups) {
+    g++;
     let postings = lookup(hash);
     // Same rule as index-time pruning, so a store that did not prune gives the same answer.
     if (maxPostingsPerHash !== null && postings.length > maxPostingsPerHash) continue;
@@ -91,19 +134,20 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
       postings = postings.slice(0, maxResultsPerHash);
     }
     for (const p of postings) {
-      let list = deltas.get(p.songId);
+      let list = pairs.get(p.songId);
       if (!list) {
         list = [];
-        deltas.set(p.songId, list);
+        pairs.set(p.songId, list);
       }
-      for (const q of queryOffsets) list.push(p.offset - q);
+      for (const q of queryOffsets) list.push((p.offset - q + DELTA_BIAS) * HASH_SLOTS + g);
     }
   }
 
+  const seen = new Int32Array(g + 1);
   const all: Candidate[] = [];
-  for (const [songId, list] of deltas) {
-    const sorted = Int32Array.from(list).sort();
-    const { count, at } = densestWindow(sorted, toleranceFrames);
+  for (const [songId, list] of pairs) {
+    const keys = Float64Array.from(list).sort();
+    const { count, at } = densestWindow(keys, toleranceFrames, distinctHashes, seen);
     all.push({
       songId,
       aligned: count,
@@ -116,32 +160,39 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
   }
   all.sort((a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1));
   const candidates = all.slice(0, config.match.maxCandidates);
+  return { ...decide(candidates, config), queryHashes: query.count, lookups: groups.size };
+}
 
+/**
+ * Apply the config's decision rule to ranked candidates and fill in their confidence. `ratio` (spec): the best
+ * candidate matches when aligned / query hashes > minRatio. `aligned`: it needs at least `minAligned` aligned
+ * hashes, `minMargin` more than the runner-up and `minMarginRatio` times the runner-up's count.
+ */
+export function decide(
+  ranked: readonly Candidate[],
+  config: FingerprintConfig,
+): { candidates: Candidate[]; match: Candidate | null } {
   const m = config.match;
-  let decided: Candidate | null = null;
+  const candidates = ranked.map((c) => ({ ...c }));
+  const best = candidates[0];
+  if (!best) return { candidates, match: null };
   if (m.scoring === "ratio") {
     for (const c of candidates) c.confidence = Math.min(1, c.ratio);
-    const best = candidates[0];
-    if (best && best.ratio > m.minRatio) decided = best;
-  } else {
-    for (let i = 0; i < candidates.length; i++) {
-      const c = candidates[i] as Candidate;
-      const rival = (i === 0 ? candidates[1] : candidates[0])?.aligned ?? 0;
-      // Each `minMargin` of lead over the strongest rival halves the remaining doubt: 0.5 at the decision margin.
-      c.confidence = c.aligned > rival ? 1 - 2 ** (-(c.aligned - rival) / Math.max(1, m.minMargin)) : 0;
-    }
-    const best = candidates[0];
-    const runnerUp = candidates[1]?.aligned ?? 0;
-    if (
-      best &&
-      best.aligned >= m.minAligned &&
-      best.aligned - runnerUp >= m.minMargin &&
-      best.aligned >= m.minMarginRatio * runnerUp
-    ) {
-      decided = best;
-    }
+    return { candidates, match: best.ratio > m.minRatio ? best : null };
   }
-  return { candidates, match: decided, queryHashes: query.count, lookups: groups.size };
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i] as Candidate;
+    const rival = (i === 0 ? candidates[1] : candidates[0])?.aligned ?? 0;
+    // Share of the evidence above the rival's level, damped for small counts (0.5 at exactly minAligned).
+    c.confidence =
+      c.aligned > rival ? (1 - rival / c.aligned) * (1 - 2 ** (-c.aligned / Math.max(1, m.minAligned))) : 0;
+  }
+  const runnerUp = candidates[1]?.aligned ?? 0;
+  const ok =
+    best.aligned >= m.minAligned &&
+    best.aligned - runnerUp >= m.minMargin &&
+    best.aligned >= m.minMarginRatio * runnerUp;
+  return { candidates, match: ok ? best : null };
 }
 
 /** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */

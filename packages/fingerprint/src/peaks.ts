@@ -18,6 +18,30 @@ export function peakThresholdDb(spectrogram: Spectrogram, config: FingerprintCon
 }
 
 /**
+ * Maximum over [i - half, i + half] (clipped to the row) for every i of one row in O(1) per bin (van Herk /
+ * Gil-Werman block-wise prefix and suffix maxima), where a naive scan costs the neighbourhood width per bin. The row
+ * is padded with -Infinity so every window has exactly 2 * half + 1 elements.
+ */
+function slidingMax(
+  src: Float32Array,
+  offset: number,
+  n: number,
+  half: number,
+  dst: Float32Array,
+  prefix: Float64Array,
+  suffix: Float64Array,
+): void {
+  const w = 2 * half + 1;
+  const m = n + 2 * half;
+  const at = (j: number) => (j < half || j >= n + half ? Number.NEGATIVE_INFINITY : (src[offset + j - half] as number));
+  for (let j = 0; j < m; j++) prefix[j] = j % w === 0 ? at(j) : Math.max(prefix[j - 1] as number, at(j));
+  for (let j = m - 1; j >= 0; j--)
+    suffix[j] = j === m - 1 || (j + 1) % w === 0 ? at(j) : Math.max(suffix[j + 1] as number, at(j));
+  // Window of bin i in padded coordinates: [i, i + w - 1], at most two blocks.
+  for (let i = 0; i < n; i++) dst[offset + i] = Math.max(suffix[i] as number, prefix[i + w - 1] as number);
+}
+
+/**
  * Two-dimensional local maxima: a bin is a peak when it is the largest in its neighbourhood (`neighbourhoodBins`
  * in frequency by `neighbourhoodFrames` in time, centred), lies in the configured band and reaches the threshold.
  * With `maxPerFrame`, only the loudest peaks of each frame are kept.
@@ -30,21 +54,11 @@ export function pickPeaks(spectrogram: Spectrogram, config: FingerprintConfig): 
   const halfFrames = (config.peaks.neighbourhoodFrames - 1) / 2;
   const cap = config.peaks.maxPerFrame;
 
-  // Separable max filter: first across frequency within each frame, then across time.
+  // Separable max filter: first across frequency within each frame (here), then across time (per candidate).
   const freqMax = new Float32Array(frameCount * binCount);
-  for (let f = 0; f < frameCount; f++) {
-    const row = f * binCount;
-    for (let b = 0; b < binCount; b++) {
-      const lo = Math.max(0, b - halfBins);
-      const hi = Math.min(binCount - 1, b + halfBins);
-      let m = data[row + lo] as number;
-      for (let k = lo + 1; k <= hi; k++) {
-        const v = data[row + k] as number;
-        if (v > m) m = v;
-      }
-      freqMax[row + b] = m;
-    }
-  }
+  const prefix = new Float64Array(binCount + 2 * halfBins);
+  const suffix = new Float64Array(binCount + 2 * halfBins);
+  for (let f = 0; f < frameCount; f++) slidingMax(data, f * binCount, binCount, halfBins, freqMax, prefix, suffix);
 
   let frames = new Int32Array(1024);
   let bins = new Int32Array(1024);

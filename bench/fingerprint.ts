@@ -1,0 +1,110 @@
+/**
+ * Fingerprinting benchmark (issue 8): `node --import tsx bench/fingerprint.ts [--quick] [--queries N] [--seed N]
+ * [--preset spec|default] [--ablation]`. Corpus: Debian's wesnoth-1.16-music (installed with apt-get when missing).
+ * Prints a Markdown table per preset, or with --ablation one line per single change to the default preset (slow:
+ * about a minute per variant). Not part of `npm test`.
+ */
+import { cpus } from "node:os";
+import { parseArgs } from "node:util";
+import { DEFAULT_PRESET, type FingerprintConfig, SPEC_PRESET } from "@unheard/fingerprint";
+import { ablationPresets, formatAblation } from "./lib/ablation.js";
+import { formatPreset, indexingFigures } from "./lib/report.js";
+import { runBenchmark } from "./lib/run.js";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    queries: { type: "string" },
+    seed: { type: "string", default: "8" },
+    preset: { type: "string", multiple: true },
+    ablation: { type: "boolean", default: false },
+  },
+});
+
+const quick = values.quick ?? false;
+const queries = values.queries ? Number(values.queries) : quick ? 10 : 40;
+const seed = Number(values.seed);
+const all: Record<string, FingerprintConfig> = { spec: SPEC_PRESET, default: DEFAULT_PRESET };
+const names = values.preset?.length ? values.preset : ["spec", "default"];
+const ablation = values.ablation ?? false;
+const presets = ablation
+  ? ablationPresets()
+  : names.map((n) => {
+      const p = all[n];
+      if (!p) throw new Error(`unknown preset ${n}; use spec or default`);
+      return p;
+    });
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const started = performance.now();
+const result = await runBenchmark({
+  presets,
+  queriesPerCondition: queries,
+  clipSeconds: [2, 5, 10],
+  snrsDb: [10, 0],
+  opusBitrate: ablation ? null : 32000,
+  holdOut: 0.2,
+  seed,
+  offsetToleranceSeconds: 0.5,
+  maxTracks: quick ? 16 : null,
+  log,
+});
+
+const minutes = (result.catalogueSeconds / 60).toFixed(1);
+const out = [
+  `## Fingerprint benchmark${quick ? " (quick)" : ""}`,
+  "",
+  `Corpus: wesnoth-1.16-music, ${result.tracks} OGG tracks; catalogue ${result.catalogueTracks} tracks (${minutes} min) ` +
+    `indexed, ${result.heldOutTracks} held out as out-of-catalogue negatives (seed ${seed}). ${queries} clips per ` +
+    "length at random sample-accurate offsets, the same clips in every condition; white noise SNR relative to the " +
+    "clip's RMS. Correct = right song within 0.5 s of the true offset.",
+  result.opusSkipped
+    ? `Opus 32 kbps round trip: skipped (${result.opusSkipped}).`
+    : "Opus 32 kbps round trip: system libopus via python3 ctypes (audio-decode only decodes), 48 kHz mono, 20 ms frames.",
+  `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores, Node ${process.version}; one core used.`,
+  "",
+];
+if (ablation) {
+  out.push(
+    "### Ablation: the default preset with one change each",
+    "",
+    "Correct rate per condition; false positives over held-out and leave-one-out negatives of all conditions.",
+    "",
+    formatAblation(result.presets),
+    "",
+  );
+} else {
+  for (const r of result.presets) out.push(formatPreset(r, result), "");
+}
+
+const d = ablation ? undefined : result.presets.find((r) => r.preset.name === "default");
+if (d) {
+  const f = indexingFigures(d);
+  const rate = (name: string) => {
+    const c = d.conditions.find((x) => x.condition === name);
+    return c?.queries ? (100 * c.correct) / c.queries : Number.NaN;
+  };
+  const check = (ok: boolean, text: string) => `- [${ok ? "x" : " "}] ${text}`;
+  out.push(
+    "### Targets (default preset)",
+    "",
+    check(
+      rate("5 s noise 10 dB SNR") >= 98,
+      `>= 98% correct on 5 s at 10 dB SNR: ${rate("5 s noise 10 dB SNR").toFixed(1)}%`,
+    ),
+    check(
+      rate("2 s noise 10 dB SNR") > 53,
+      `better than audfprint's 53% on 2 s clips (10 dB SNR): ${rate("2 s noise 10 dB SNR").toFixed(1)}%`,
+    ),
+    check(
+      rate("5 s noise 0 dB SNR") > 75,
+      `better than audfprint's 75% at 0 dB (5 s): ${rate("5 s noise 0 dB SNR").toFixed(1)}%`,
+    ),
+    check(f.falsePositives === 0, `no false positives on negatives: ${f.falsePositives} of ${f.negatives}`),
+    check(f.p95 < 100, `query p95 < 100 ms: ${f.p95.toFixed(1)} ms`),
+    check(f.withDecode >= 100, `indexing >= 100x realtime incl. decode: ${f.withDecode.toFixed(0)}x`),
+    "",
+  );
+}
+out.push(`Run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+console.log(out.join("\n"));

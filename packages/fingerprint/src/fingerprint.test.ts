@@ -1,0 +1,174 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PRESET, deriveParams, type FingerprintConfig, SPEC_PRESET } from "./config.js";
+import { computeSpectrogram, fingerprint, fingerprintQuery } from "./fingerprint.js";
+import { distinctHashValues, lookupFromRows, MemoryIndex, match } from "./match.js";
+import { addNoise, randomNotesTrack, seeded } from "./test-signals.js";
+
+const SR = 44100;
+const TRACK_SECONDS = 30;
+const tracks = new Map<string, Float32Array>();
+const indexes = new Map<string, MemoryIndex>();
+
+beforeAll(() => {
+  for (let seed = 1; seed <= 4; seed++) tracks.set(`song-${seed}`, randomNotesTrack(TRACK_SECONDS, SR, seed));
+  for (const preset of [DEFAULT_PRESET, SPEC_PRESET]) {
+    const index = new MemoryIndex(preset);
+    for (const [id, x] of tracks) index.add(id, fingerprint(x, SR, preset).hashes);
+    indexes.set(preset.name, index);
+  }
+});
+
+/** A clip of `seconds` from a track at a random sample-accurate offset. */
+function cut(id: string, seconds: number, seed: number): { clip: Float32Array; offset: number } {
+  const x = tracks.get(id) as Float32Array;
+  const length = Math.round(seconds * SR);
+  const start = Math.floor(seeded(seed)() * (x.length - length));
+  return { clip: x.slice(start, start + length), offset: start / SR };
+}
+
+describe("fingerprint", () => {
+  it("produces hashes, peaks and stats for music", () => {
+    const fp = fingerprint(tracks.get("song-1") as Float32Array, SR, DEFAULT_PRESET);
+    expect(fp.hashes.count).toBeGreaterThan(20 * TRACK_SECONDS);
+    expect(fp.peaks.count).toBeGreaterThan(0);
+    expect(fp.stats.durationSeconds).toBeCloseTo(TRACK_SECONDS, 6);
+    expect(fp.stats.hashesPerSecond).toBeCloseTo(fp.hashes.count / TRACK_SECONDS, 6);
+    expect(fp.spectrogram).toBeUndefined();
+    for (let i = 0; i < fp.hashes.count; i++) expect((fp.hashes.hashes[i] as number) >= 0).toBe(true);
+  });
+
+  it("yields no hashes for silence with either preset", () => {
+    for (const preset of [DEFAULT_PRESET, SPEC_PRESET]) {
+      const silence = new Float32Array(SR * 20);
+      expect(fingerprint(silence, SR, preset).hashes.count).toBe(0);
+      const q = fingerprintQuery(silence, SR, preset);
+      expect(q.hashes.count).toBe(0);
+      const r = (indexes.get(preset.name) as MemoryIndex).match(q.hashes);
+      expect(r.match).toBeNull();
+      expect(r.candidates).toEqual([]);
+    }
+  });
+
+  it("keeps the spectrogram on request, at the analysis rate", () => {
+    const fp = fingerprint(tracks.get("song-1") as Float32Array, SR, DEFAULT_PRESET, { keepSpectrogram: true });
+    const s = fp.spectrogram;
+    expect(s?.sampleRate).toBe(DEFAULT_PRESET.sampleRate);
+    expect(s?.frameCount).toBe(fp.frames);
+    const again = computeSpectrogram(tracks.get("song-1") as Float32Array, SR).data;
+    expect(again.length).toBe(s?.data.length);
+    expect(again.every((v, i) => v === s?.data[i])).toBe(true);
+  });
+
+  it("analyses at most maxFrames frames (spec: 2000)", () => {
+    const c: FingerprintConfig = { ...SPEC_PRESET, maxFrames: 20 };
+    expect(fingerprint(tracks.get("song-1") as Float32Array, SR, c).frames).toBe(20);
+  });
+});
+
+describe("recognition of a clip cut from a synthesised track", () => {
+  it("default preset: finds the song and where the clip starts, for several random offsets", () => {
+    const index = indexes.get("default") as MemoryIndex;
+    const hop = deriveParams(DEFAULT_PRESET).hopSeconds;
+    for (let seed = 10; seed < 16; seed++) {
+      const id = `song-${1 + (seed % 4)}`;
+      const { clip, offset } = cut(id, 5, seed);
+      const r = index.match(fingerprintQuery(clip, SR, DEFAULT_PRESET).hashes);
+      expect(r.match?.songId).toBe(id);
+      expect(Math.abs((r.match?.offsetSeconds ?? -1) - offset)).toBeLessThanOrEqual(2 * hop);
+      expect(r.match?.confidence).toBeGreaterThan(0.5);
+    }
+  });
+
+  it("default preset: still finds a 3 s clip under white noise at 10 dB SNR", () => {
+    const { clip, offset } = cut("song-3", 3, 42);
+    const r = (indexes.get("default") as MemoryIndex).match(
+      fingerprintQuery(addNoise(clip, 10, 1), SR, DEFAULT_PRESET).hashes,
+    );
+    expect(r.match?.songId).toBe("song-3");
+    expect(Math.abs((r.match?.offsetSeconds ?? -1) - offset)).toBeLessThan(0.05);
+  });
+
+  it("spec preset: finds a long clean clip within its 0.5 s tolerance", () => {
+    const { clip, offset } = cut("song-2", 20, 7);
+    const r = (indexes.get("spec") as MemoryIndex).match(fingerprintQuery(clip, SR, SPEC_PRESET).hashes);
+    expect(r.match?.songId).toBe("song-2");
+    expect(Math.abs((r.match?.offsetSeconds ?? -1) - offset)).toBeLessThanOrEqual(0.5);
+    expect(r.match?.ratio).toBeGreaterThan(0.1);
+  });
+
+  it("default preset: does not match music that is not in the index", () => {
+    const stranger = randomNotesTrack(10, SR, 99);
+    const r = (indexes.get("default") as MemoryIndex).match(fingerprintQuery(stranger, SR, DEFAULT_PRESET).hashes);
+    expect(r.match).toBeNull();
+  });
+
+  it("a query at several sub-hop shifts contains the unshifted query's hashes and no duplicates", () => {
+    const { clip } = cut("song-1", 4, 3);
+    const single = fingerprintQuery(clip, SR, { ...DEFAULT_PRESET, query: { shifts: 1 } }).hashes;
+    const multi = fingerprintQuery(clip, SR, DEFAULT_PRESET).hashes;
+    expect(multi.count).toBeGreaterThan(single.count);
+    const keys = new Set<string>();
+    for (let i = 0; i < multi.count; i++) keys.add(`${multi.hashes[i]}:${multi.offsets[i]}`);
+    expect(keys.size).toBe(multi.count);
+    for (let i = 0; i < single.count; i++) expect(keys.has(`${single.hashes[i]}:${single.offsets[i]}`)).toBe(true);
+  });
+});
+
+describe("match and MemoryIndex", () => {
+  it("gives the same answer from database rows as from the in-memory index", () => {
+    const index = indexes.get("default") as MemoryIndex;
+    const { clip } = cut("song-4", 5, 5);
+    const q = fingerprintQuery(clip, SR, DEFAULT_PRESET).hashes;
+    const values = distinctHashValues(q);
+    expect(values.length).toBe(new Set(q.hashes).size);
+    const rows = values.flatMap((hash) => index.lookup(hash).map((p) => ({ hash, ...p })));
+    expect(match(q, lookupFromRows(rows.reverse()), DEFAULT_PRESET)).toEqual(index.match(q));
+  });
+
+  it("returns rows ordered by offset, and the spec reads only the first 10 per hash", () => {
+    const hashes = {
+      count: 30,
+      hashes: new Int32Array(30).fill(1234),
+      offsets: Int32Array.from({ length: 30 }, (_, i) => 29 - i),
+    };
+    const index = new MemoryIndex(SPEC_PRESET);
+    index.add("a", hashes);
+    const rows = index.lookup(1234);
+    expect(rows.map((r) => r.offset)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    // A query hash at offset 0: only the rows at offsets 0..9 are read, each its own alignment.
+    const r = index.match({ count: 1, hashes: Int32Array.of(1234), offsets: Int32Array.of(0) });
+    expect(r.candidates[0]?.hits).toBe(10);
+  });
+
+  it("drops over-common hashes at index time (default) and keeps them dropped", () => {
+    const c: FingerprintConfig = { ...DEFAULT_PRESET, index: { maxPostingsPerHash: 2 } };
+    const index = new MemoryIndex(c);
+    const common = { count: 4, hashes: Int32Array.of(7, 7, 7, 8), offsets: Int32Array.of(1, 2, 3, 4) };
+    index.add("a", common);
+    index.add("b", { count: 1, hashes: Int32Array.of(8), offsets: Int32Array.of(5) });
+    expect(index.lookup(7)).toEqual([]);
+    expect(index.lookup(8)).toHaveLength(2);
+    index.add("c", { count: 1, hashes: Int32Array.of(7), offsets: Int32Array.of(9) });
+    expect(index.lookup(7)).toEqual([]);
+    expect(index.stats()).toMatchObject({ songs: 3, postings: 2, prunedHashes: 1, prunedPostings: 4 });
+  });
+
+  it("ranks by aligned hashes and reports where the query starts", () => {
+    const c = DEFAULT_PRESET;
+    const rows: { hash: number; songId: string; offset: number }[] = [];
+    // Song x holds hashes 0..19 at offsets 100..119; song y holds the same hashes scattered.
+    for (let h = 0; h < 20; h++)
+      rows.push({ hash: h, songId: "x", offset: 100 + h }, { hash: h, songId: "y", offset: h * 37 });
+    const q = {
+      count: 20,
+      hashes: Int32Array.from({ length: 20 }, (_, h) => h),
+      offsets: Int32Array.from({ length: 20 }, (_, h) => h),
+    };
+    const r = match(q, lookupFromRows(rows), c);
+    expect(r.match?.songId).toBe("x");
+    expect(r.match?.aligned).toBe(20);
+    expect(r.match?.offsetFrames).toBe(100);
+    expect(r.match?.offsetSeconds).toBeCloseTo(100 * deriveParams(c).hopSeconds, 9);
+    expect(r.candidates[1]?.songId).toBe("y");
+  });
+});
