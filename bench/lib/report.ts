@@ -75,7 +75,7 @@ export function formatPreset(r: PresetResult, run: BenchResult): string {
     "",
     `- False positives: ${f.falsePositives} of ${f.negatives} clips of held-out tracks; ${f.looFalsePositives} of ` +
       `${f.looQueries} catalogue clips asked again without their own song (leave-one-out).` +
-      (wrongOffsets ? ` Wrong includes ${wrongOffsets} right-song answers at a wrong offset.` : ""),
+      (wrongOffsets ? ` "Wrong" includes ${wrongOffsets} answer(s) naming the right song at a wrong offset.` : ""),
     `- Query latency (fingerprint + match, ${run.catalogueTracks} tracks indexed), all conditions: p50 ${f.p50.toFixed(
       1,
     )} ms, p95 ${f.p95.toFixed(1)} ms of CPU (wall clock p50 ${f.wallP50.toFixed(1)} ms, p95 ${f.wallP95.toFixed(1)} ms).`,

@@ -89,6 +89,7 @@ export type BenchResult = {
   tracks: number;
   catalogueTracks: number;
   heldOutTracks: number;
+  heldOutNames: string[];
   catalogueSeconds: number;
   opusSkipped: string | null;
   presets: PresetResult[];
@@ -344,6 +345,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     tracks: tracks.length,
     catalogueTracks: tracks.filter((t) => t.catalogue).length,
     heldOutTracks: heldOut,
+    heldOutNames: tracks.filter((t) => !t.catalogue).map((t) => t.name),
     catalogueSeconds,
     opusSkipped,
     presets: results,

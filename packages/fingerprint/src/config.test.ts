@@ -32,6 +32,15 @@ describe("spec preset", () => {
   });
 });
 
+describe("default preset", () => {
+  it("has the documented frame grid and hash layout", () => {
+    const d = deriveParams(DEFAULT_PRESET);
+    expect(d.hopSeconds).toBeCloseTo(128 / 5512, 10); // 23 ms
+    expect([d.minDeltaFrames, d.maxDeltaFrames, d.toleranceFrames]).toEqual([1, 51, 1]);
+    expect([d.f1Bits, d.f2Bits, d.dtBits]).toEqual([8, 8, 6]);
+  });
+});
+
 describe("deriveParams", () => {
   it("keeps every preset's hash within 31 bits", () => {
     for (const preset of Object.values(PRESETS)) {

@@ -44,6 +44,8 @@ describe("levels", () => {
     expect(silenceRatio(quiet)).toBe(1);
     expect(relativeSilenceRatio(quiet, SR)).toBe(0);
     expect(relativeSilenceRatio(new Float32Array(SR), SR)).toBe(1);
+    // Faint noise (-80 dBFS) is silence whatever its own loudest frame.
+    expect(relativeSilenceRatio(whiteNoise(1, SR, 9, 1e-4), SR)).toBe(1);
   });
 });
 
@@ -67,7 +69,9 @@ describe("spectral cutoff", () => {
     const c = spectralCutoff(whiteNoise(2, SR, 7, 0.5), SR);
     expect(c.cutoffHz).toBeGreaterThan(21000);
     expect(c.likelySource).toMatch(/lossless/);
-    expect(spectralCutoff(new Float32Array(SR), SR)).toMatchObject({ cutoffHz: 0, likelySource: "silence" });
+    expect(spectralCutoff(new Float32Array(SR), SR)).toMatchObject({ cutoffHz: 0, likelySource: "too quiet to judge" });
+    const faint = whiteNoise(1, SR, 8, 1e-4); // -80 dBFS: an encoder's noise floor, not a source
+    expect(spectralCutoff(faint, SR).likelySource).toBe("too quiet to judge");
   });
 
   it("maps cutoffs to typical encoder bitrates", () => {
@@ -101,6 +105,7 @@ describe("verdicts", () => {
     };
     expect(qualityVerdict(good).verdict).toBe("good");
     expect(qualityVerdict({ ...good, cutoffHz: 11000 }).verdict).toBe("poor");
+    expect(qualityVerdict({ ...good, cutoffHz: 14000, cutoffSharp: false }).warnings[0]).toMatch(/narrow-band/);
     expect(qualityVerdict({ ...good, durationSeconds: 20 }).verdict).toBe("usable");
     expect(qualityVerdict({ ...good, clippingRatio: 0.05 }).problems[0]).toMatch(/clipped/);
   });

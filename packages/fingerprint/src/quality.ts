@@ -42,15 +42,17 @@ export function silenceRatio(samples: Float32Array, level = SPEC_SILENCE_LEVEL):
 
 /**
  * Gain-independent silence ratio: the fraction of 50 ms frames whose RMS is more than `belowLoudestDb` below the
- * loudest frame of the clip (all-zero frames always count), so a quiet but real recording is not called silent.
+ * loudest frame of the clip, so a quiet but real recording is not called silent. Frames under `floorDbfs` (-70 dBFS
+ * RMS, below any real recording's quiet passages) always count, so a file of faint noise is silent too.
  */
 export function relativeSilenceRatio(
   samples: Float32Array,
   sampleRate: number,
-  options: { frameSeconds?: number; belowLoudestDb?: number } = {},
+  options: { frameSeconds?: number; belowLoudestDb?: number; floorDbfs?: number } = {},
 ): number {
   const frame = Math.max(1, Math.round((options.frameSeconds ?? 0.05) * sampleRate));
   const below = options.belowLoudestDb ?? 45;
+  const floor = options.floorDbfs ?? -70;
   const count = Math.floor(samples.length / frame);
   if (count === 0) return 1;
   const levels = new Float64Array(count);
@@ -65,7 +67,7 @@ export function relativeSilenceRatio(
   let silent = 0;
   for (let f = 0; f < count; f++) {
     const db = levels[f] as number;
-    if (db <= MIN_DB || db < loudest - below) silent++;
+    if (db < floor || db < loudest - below) silent++;
   }
   return silent / count;
 }
@@ -106,7 +108,7 @@ export function averageSpectrum(
 
 /** Where the signal's spectrum ends, and what that suggests about its source. */
 export type SpectralCutoff = {
-  /** Highest frequency with significant energy (Hz); 0 for silence. */
+  /** Highest frequency with significant energy (Hz); 0 for silence or faint noise. */
   cutoffHz: number;
   /** True when the spectrum ends in a cliff (an encoder's low-pass), false when it just fades out. */
   sharp: boolean;
@@ -120,13 +122,18 @@ const CUTOFF_BAND_HZ = 100;
 const CLIFF_DB = 25;
 /** Content more than this far (dB) below the loudest band does not count as significant. */
 const SIGNIFICANT_DB = 80;
+/** Below this peak level (dBFS) a signal is too faint for its spectrum to say anything about its source. */
+const QUIET_PEAK_DBFS = -60;
 
 /**
- * Spectral cutoff: the averaged spectrum is smoothed into 100 Hz bands; scanning down from Nyquist, the cutoff is the
+ * Spectral cutoff (0 with "too quiet to judge" when the peak is under -60 dBFS): the averaged spectrum is smoothed
+ * into 100 Hz bands; scanning down from Nyquist, the cutoff is the
  * first band that is within 80 dB of the loudest band and at least 25 dB above every band more than 200 Hz above
  * it (a lossy encoder's low-pass). Without such a cliff it is the highest band within 80 dB of the loudest.
  */
 export function spectralCutoff(samples: Float32Array, sampleRate: number): SpectralCutoff {
+  // Faint noise has the shape of the encoder's noise floor, not of a source: nothing to judge.
+  if (peakDbfs(samples) < QUIET_PEAK_DBFS) return { cutoffHz: 0, sharp: false, likelySource: "too quiet to judge" };
   const { binHz, levels } = averageSpectrum(samples, sampleRate);
   const perBand = Math.max(1, Math.round(CUTOFF_BAND_HZ / binHz));
   const bandCount = Math.floor((levels.length - 1) / perBand);
@@ -139,7 +146,7 @@ export function spectralCutoff(samples: Float32Array, sampleRate: number): Spect
   let loudest = MIN_DB;
   for (const v of bands) if (v > loudest) loudest = v;
   const nyquist = sampleRate / 2;
-  if (loudest <= MIN_DB) return { cutoffHz: 0, sharp: false, likelySource: "silence" };
+  if (loudest <= MIN_DB) return { cutoffHz: 0, sharp: false, likelySource: "too quiet to judge" };
   const topOfBand = (k: number) => Math.min(nyquist, (1 + (k + 1) * perBand) * binHz);
   const gap = Math.max(1, Math.round(200 / (perBand * binHz)));
   let aboveMax = MIN_DB; // loudest band more than `gap` bands above the current one
@@ -217,9 +224,11 @@ export function qualityVerdict(m: VerdictInput): QualityVerdict {
   else if (m.clippingRatio > 0.001) warnings.push("some clipping");
   // Real music gives about 85 hashes per second with the default preset (bench/fingerprint.ts); under 10 is a drone.
   if (m.hashesPerSecond < 10) problems.push("too few fingerprints per second: little distinct musical content");
-  if (m.cutoffSharp && m.cutoffHz < 12500) problems.push("low-bitrate source (spectrum ends below 12.5 kHz)");
-  else if (m.cutoffSharp && m.cutoffHz < 15000)
-    warnings.push("spectrum ends below 15 kHz: lossy source under 128 kbps");
+  // A cliff is an encoder's low-pass; a gentle roll-off this low is a narrow-band source: either way not full quality.
+  const kind = m.cutoffSharp ? "lossy source" : "narrow-band source";
+  if (m.cutoffHz > 0 && m.cutoffHz < 12500)
+    problems.push(`spectrum ends below 12.5 kHz: ${kind} (about 64 kbps or less)`);
+  else if (m.cutoffHz > 0 && m.cutoffHz < 15000) warnings.push(`spectrum ends below 15 kHz: ${kind} (under 128 kbps)`);
   return { verdict: problems.length ? "poor" : warnings.length ? "usable" : "good", problems, warnings };
 }
 
