@@ -4,6 +4,7 @@ import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "./errors.js";
+import type { CachedBody } from "./lib/public-cache.js";
 
 /** The Fastify instance with zod schemas as its type provider. */
 export type App = FastifyInstance<
@@ -32,4 +33,14 @@ export async function requireUserId(
   const id = await sessionUserId(webHeaders(req));
   if (!id) throw new AppError("unauthorized", MESSAGES.signInRequired);
   return id;
+}
+
+/** Visitors' answers may be stored but must be revalidated; the cookie decides who is a visitor. */
+const PUBLIC_CACHE_CONTROL = "public, no-cache";
+
+/** Send a cached public answer (see lib/public-cache.ts): 304 when the client holds it already. */
+export function sendPublic(req: FastifyRequest, reply: FastifyReply, cached: CachedBody): FastifyReply {
+  reply.header("etag", cached.etag).header("cache-control", PUBLIC_CACHE_CONTROL).header("vary", "cookie");
+  if (req.headers["if-none-match"] === cached.etag) return reply.code(304).send();
+  return reply.type("application/json; charset=utf-8").send(cached.body);
 }

@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import {
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+  sql,
+  type Transaction,
+} from "kysely";
 import pg from "pg";
 import type { DB } from "./schema.js";
 
@@ -26,29 +34,46 @@ function toSqliteParam(v: unknown): unknown {
   return v;
 }
 
-function wrapSqlite(raw: SQLite.Database): SQLite.Database {
-  const prepare = raw.prepare.bind(raw);
-  return new Proxy(raw, {
-    get(target, prop, receiver) {
-      if (prop !== "prepare") return Reflect.get(target, prop, receiver);
-      return (source: string) => {
-        const stmt = prepare(source);
-        return new Proxy(stmt, {
-          get(s, p, r) {
-            const value = Reflect.get(s, p, r);
-            if ((p === "all" || p === "run" || p === "get" || p === "iterate") && typeof value === "function") {
-              return (...args: unknown[]) =>
-                value.apply(
-                  s,
-                  args.map((a) => (Array.isArray(a) ? a.map(toSqliteParam) : toSqliteParam(a))),
-                );
-            }
-            return typeof value === "function" ? value.bind(s) : value;
-          },
-        });
+const toSqliteParams = (params: ReadonlyArray<unknown>): unknown[] => params.map(toSqliteParam);
+
+/** Prepared statements kept per SQL text; Kysely's SQLite driver would prepare on every call otherwise. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite database seen through a statement cache, converting parameters at the edge. A hit
+ * saves sqlite3_prepare (parsing and planning) on every query: the hot paths run the same few texts.
+ */
+function wrapSqlite(raw: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  const statement = (source: string): SQLite.Statement => {
+    let stmt = cache.get(source);
+    if (stmt) {
+      // Move to the end: the map's order is least recently used first.
+      cache.delete(source);
+      cache.set(source, stmt);
+      return stmt;
+    }
+    stmt = raw.prepare(source);
+    cache.set(source, stmt);
+    if (cache.size > STATEMENT_CACHE_SIZE) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    return stmt;
+  };
+  return {
+    close: () => raw.close(),
+    prepare(source: string): SqliteStatement {
+      const stmt = statement(source);
+      return {
+        reader: stmt.reader,
+        all: (params) => stmt.all(toSqliteParams(params)),
+        run: (params) => stmt.run(toSqliteParams(params)),
+        // An iterating statement is busy until drained: streams get a statement of their own.
+        iterate: (params) => raw.prepare(source).iterate(toSqliteParams(params)) as IterableIterator<unknown>,
       };
     },
-  });
+  };
 }
 
 /** Open SQLite at `file` (WAL, foreign keys, busy timeout) or PostgreSQL at `url`. */

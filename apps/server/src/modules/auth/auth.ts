@@ -7,6 +7,13 @@ import type { Mailer } from "../../lib/mail.js";
 import { createUsersRepo } from "../users/users.repo.js";
 import { authMails } from "./auth.mails.js";
 
+/** A session lasts 30 days... */
+export const SESSION_EXPIRES_IN_SEC = 60 * 60 * 24 * 30;
+/** ...and is extended when it is used more than a day after it was last extended. */
+export const SESSION_UPDATE_AGE_SEC = 60 * 60 * 24;
+/** Better Auth's session cookie, with our prefix. */
+export const SESSION_COOKIE = "unheard.session_token";
+
 /** Better Auth on our own database, with our snake_case columns and our mail. */
 export function createAuth(deps: { config: Config; database: Database; mailer: Mailer }) {
   const { config, database, mailer } = deps;
@@ -32,8 +39,8 @@ export function createAuth(deps: { config: Config; database: Database; mailer: M
     },
     session: {
       fields: { expiresAt: "expires_at", ipAddress: "ip_address", userAgent: "user_agent", userId: "user_id", ...ts },
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_SEC,
+      updateAge: SESSION_UPDATE_AGE_SEC,
     },
     account: {
       fields: {

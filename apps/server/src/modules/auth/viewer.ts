@@ -3,7 +3,9 @@ import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.js";
 import { webHeaders } from "../../http.js";
 import type { UsersRepo } from "../users/users.repo.js";
+import { SESSION_COOKIE } from "./auth.js";
 import type { AuthService } from "./auth.service.js";
+import type { SessionReader, SessionUser } from "./session-reader.js";
 
 /** Who is asking: the signed-in user with the role flags of spec §6. */
 export type Viewer = {
@@ -16,25 +18,46 @@ export type Viewer = {
   waitlisted: boolean;
 };
 
-/** Resolves the viewer of a request and enforces sign-in, membership and admin rules. */
-export function createViewerResolver(deps: { authService: AuthService; users: UsersRepo; waitlistGate: boolean }) {
-  const { authService, users, waitlistGate } = deps;
+/** Whether a Cookie header holds Better Auth's session cookie (`unheard.session_token`, or `__Secure-` prefixed). */
+export function hasSessionCookie(cookie: string | undefined): boolean {
+  return cookie?.includes(`${SESSION_COOKIE}=`) === true;
+}
 
-  async function viewer(req: FastifyRequest): Promise<Viewer | undefined> {
-    const id = await authService.sessionUserId(webHeaders(req));
-    if (!id) return undefined;
-    const row = await users.findById(id);
-    if (!row) return undefined;
+/** Resolves the viewer of a request and enforces sign-in, membership and admin rules. */
+export function createViewerResolver(deps: {
+  authService: AuthService;
+  sessions: SessionReader;
+  users: UsersRepo;
+  waitlistGate: boolean;
+}) {
+  const { authService, sessions, users, waitlistGate } = deps;
+
+  function toViewer(row: SessionUser): Viewer {
     const role = (ROLES as readonly string[]).includes(row.role) ? (row.role as Role) : "user";
     const flags = roleFlags(role);
     return {
-      id,
+      id: row.id,
       role,
       username: row.username,
       isAdmin: flags.isAdmin,
       isSuperAdmin: flags.isSuperAdmin,
-      waitlisted: waitlistGate && !row.off_waitlist && !flags.isAdmin,
+      waitlisted: waitlistGate && !row.offWaitlist && !flags.isAdmin,
     };
+  }
+
+  async function viewer(req: FastifyRequest): Promise<Viewer | undefined> {
+    // Visitors carry no session cookie: answer them without a query.
+    if (!hasSessionCookie(req.headers.cookie)) return undefined;
+    const read = await sessions.read(req.headers.cookie);
+    if (read.kind === "user") return toViewer(read.user);
+    if (read.kind === "none") return undefined;
+    // Expired or due for extension: Better Auth does the bookkeeping.
+    const id = await authService.sessionUserId(webHeaders(req));
+    if (!id) return undefined;
+    const row = await users.findById(id);
+    return row
+      ? toViewer({ id, role: row.role, username: row.username, offWaitlist: Boolean(row.off_waitlist) })
+      : undefined;
   }
 
   return {

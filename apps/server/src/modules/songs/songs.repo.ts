@@ -38,10 +38,40 @@ function filterExpr(eb: ExpressionBuilder<DB, "song">, f: FeedFilters): Expressi
   return eb.and(parts);
 }
 
+/** Names a song card shows, read with the row: credited artists in order, submitter and last editor. */
+export type SongCredits = {
+  /** JSON text on SQLite, parsed JSON on PostgreSQL. */
+  credits: string | { id: string; name: string }[] | null;
+  submitter_name: string | null;
+  editor_name: string | null;
+};
+
+/** A song row with its credits. */
+export type SongCardRow = SongRow & SongCredits;
+
 /** SQL for songs, their artists, favourites and history. */
 export function createSongsRepo(database: Database) {
   const { db, dialect } = database;
+  const artistsJson =
+    dialect === "postgres"
+      ? "coalesce(json_agg(json_build_object('id', a.id, 'name', a.username)), '[]'::json)"
+      : "json_group_array(json_object('id', a.id, 'name', a.username))";
+  // Correlated subqueries on primary keys: a page of cards is one query instead of one per kind of name.
+  const credits = [
+    sql<
+      SongCredits["credits"]
+    >`(select ${sql.raw(artistsJson)} from (select u.id, u.username from song_artist sa join "user" u on u.id = sa.artist_id where sa.song_id = song.id order by sa.position) a)`.as(
+      "credits",
+    ),
+    sql<string | null>`(select u.username from "user" u where u.id = song.submitted_by)`.as("submitter_name"),
+    sql<string | null>`(select u.username from "user" u where u.id = song.last_edited_by)`.as("editor_name"),
+  ];
   return {
+    /** A song with its credits, for its page. */
+    findCard(id: string): Promise<SongCardRow | undefined> {
+      return db.selectFrom("song").selectAll("song").select(credits).where("song.id", "=", id).executeTakeFirst();
+    },
+
     findById(id: string, trx: Db = db): Promise<SongRow | undefined> {
       return trx.selectFrom("song").selectAll().where("id", "=", id).executeTakeFirst();
     },
@@ -52,10 +82,11 @@ export function createSongsRepo(database: Database) {
     },
 
     /** Newest verified songs, keyset-paginated on (created_at, id) from song_status_created_idx. */
-    newest(f: FeedFilters, cursor: NewestCursor | undefined, limit: number): Promise<SongRow[]> {
+    newest(f: FeedFilters, cursor: NewestCursor | undefined, limit: number): Promise<SongCardRow[]> {
       return db
         .selectFrom("song")
-        .selectAll()
+        .selectAll("song")
+        .select(credits)
         .where((eb) => {
           const base = filterExpr(eb, f);
           if (!cursor) return base;
@@ -74,12 +105,13 @@ export function createSongsRepo(database: Database) {
     },
 
     /** Songs liked in the last 7 days, most recent likes first, then earliest release (spec §9). */
-    trending(f: FeedFilters, offset: number, limit: number): Promise<(SongRow & { recent_likes: number })[]> {
+    trending(f: FeedFilters, offset: number, limit: number): Promise<(SongCardRow & { recent_likes: number })[]> {
       const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
       return db
         .selectFrom("favorite")
         .innerJoin("song", "song.id", "favorite.song_id")
         .selectAll("song")
+        .select(credits)
         .select(sql<number>`count(*)`.as("recent_likes"))
         .where("favorite.created_at", ">=", weekAgo)
         .where((eb) => filterExpr(eb, f))
@@ -99,6 +131,7 @@ export function createSongsRepo(database: Database) {
         .selectFrom("favorite")
         .innerJoin("song", "song.id", "favorite.song_id")
         .selectAll("song")
+        .select(credits)
         .select("favorite.created_at as favorited_at")
         .where("favorite.user_id", "=", userId)
         .where("song.status", "=", "verified")
@@ -218,10 +251,11 @@ export function createSongsRepo(database: Database) {
     },
 
     /** The landing page's demo player: the most liked verified songs that have audio. */
-    landingTracks(limit: number): Promise<SongRow[]> {
+    landingTracks(limit: number): Promise<SongCardRow[]> {
       return db
         .selectFrom("song")
-        .selectAll()
+        .selectAll("song")
+        .select(credits)
         .where("status", "=", "verified")
         .where("is_hidden", "=", false)
         .where("audio_key", "is not", null)
@@ -255,26 +289,29 @@ export function createSongsRepo(database: Database) {
       return db.selectFrom("user").select(["id", "username"]).where("id", "in", ids).execute();
     },
 
+    /** The viewer's favourites and votes among some songs, in one query. */
     async viewerState(userId: string, songIds: string[]) {
-      if (songIds.length === 0) return { favorites: new Set<string>(), votes: new Map<string, number>() };
-      const [favs, votes] = await Promise.all([
-        db
-          .selectFrom("favorite")
-          .select("song_id")
-          .where("user_id", "=", userId)
-          .where("song_id", "in", songIds)
-          .execute(),
-        db
-          .selectFrom("vote")
-          .select(["song_id", "value"])
-          .where("user_id", "=", userId)
-          .where("song_id", "in", songIds)
-          .execute(),
-      ]);
-      return {
-        favorites: new Set(favs.map((f) => f.song_id)),
-        votes: new Map(votes.map((v) => [v.song_id, Number(v.value)])),
-      };
+      const favorites = new Set<string>();
+      const votes = new Map<string, number>();
+      if (songIds.length === 0) return { favorites, votes };
+      const rows = await db
+        .selectFrom("favorite")
+        .select(["song_id", sql<number | null>`null`.as("value")])
+        .where("user_id", "=", userId)
+        .where("song_id", "in", songIds)
+        .unionAll(
+          db
+            .selectFrom("vote")
+            .select(["song_id", "value"])
+            .where("user_id", "=", userId)
+            .where("song_id", "in", songIds),
+        )
+        .execute();
+      for (const r of rows) {
+        if (r.value === null) favorites.add(r.song_id);
+        else votes.set(r.song_id, Number(r.value));
+      }
+      return { favorites, votes };
     },
 
     /** PostgreSQL: serialise uploads/edits of one title so the duplicate check and insert cannot interleave. */

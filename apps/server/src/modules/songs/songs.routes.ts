@@ -19,12 +19,17 @@ import {
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
-import type { App } from "../../http.js";
+import { type App, sendPublic } from "../../http.js";
 import { sniffAudio } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
+import type { PublicCache } from "../../lib/public-cache.js";
+import { compileSerializer } from "../../lib/serializer.js";
 import type { AudioStorage } from "../../lib/storage.js";
-import type { ViewerResolver } from "../auth/viewer.js";
+import { hasSessionCookie, type ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "./songs.service.js";
+
+const songPageJson = compileSerializer(songPageSchema);
+const songJson = compileSerializer(songSchema);
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -52,9 +57,15 @@ function parseRange(header: string, size: number): { start: number; end: number 
 /** Songs: feeds, search, detail, audio, upload, edit, delete, favourites. */
 export function songsRoutes(
   app: App,
-  deps: { songsService: SongsService; viewers: ViewerResolver; storage: AudioStorage; config: Config },
+  deps: {
+    songsService: SongsService;
+    viewers: ViewerResolver;
+    storage: AudioStorage;
+    config: Config;
+    publicCache: PublicCache;
+  },
 ) {
-  const { songsService, viewers, storage, config } = deps;
+  const { songsService, viewers, storage, config, publicCache } = deps;
   const tags = ["songs"];
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
   const tmpDir = path.join(config.dataDir, "tmp");
@@ -62,7 +73,15 @@ export function songsRoutes(
   app.get(
     "/api/songs",
     { schema: { tags, querystring: feedQuerySchema, response: { 200: songPageSchema, 400: errorBodySchema } } },
-    async (req) => songsService.feed(req.query, await viewers.viewer(req)),
+    async (req, reply) => {
+      if (!hasSessionCookie(req.headers.cookie)) {
+        const cached = await publicCache.through(`feed:${JSON.stringify(req.query)}`, async () =>
+          songPageJson(await songsService.feed(req.query, undefined)),
+        );
+        return sendPublic(req, reply, cached);
+      }
+      return songsService.feed(req.query, await viewers.viewer(req));
+    },
   );
 
   app.get(
@@ -93,7 +112,15 @@ export function songsRoutes(
   app.get(
     "/api/songs/:id",
     { schema: { tags, params: idParams, response: { 200: songSchema, ...errors } } },
-    async (req) => songsService.get(req.params.id, await viewers.viewer(req)),
+    async (req, reply) => {
+      if (!hasSessionCookie(req.headers.cookie)) {
+        const cached = await publicCache.through(`song:${req.params.id}`, async () =>
+          songJson(await songsService.get(req.params.id, undefined)),
+        );
+        return sendPublic(req, reply, cached);
+      }
+      return songsService.get(req.params.id, await viewers.viewer(req));
+    },
   );
 
   app.get(
@@ -125,16 +152,18 @@ export function songsRoutes(
     reply.header("cache-control", versioned ? "public, max-age=31536000, immutable" : "public, max-age=300");
     if (req.headers["if-none-match"] === etag) return reply.status(304).send();
     reply.header("content-type", row.audio_mime);
+    // Opened before the status and length are set, so a store error answers as an error.
+    const body = await storage.read(row.audio_key, range);
     if (!range) {
       reply.header("content-length", size);
-      return reply.send(storage.read(row.audio_key));
+      return reply.send(body);
     }
     const { start, end } = range;
     reply
       .status(206)
       .header("content-range", `bytes ${start}-${end}/${size}`)
       .header("content-length", end - start + 1);
-    return reply.send(storage.read(row.audio_key, { start, end }));
+    return reply.send(body);
   });
 
   app.post(

@@ -26,7 +26,7 @@ import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
-import type { FeedFilters, SongRow, SongsRepo } from "./songs.repo.js";
+import type { FeedFilters, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
 export type SongFields = {
@@ -54,14 +54,38 @@ export function createSongsService(deps: {
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
 
+  /** Credited artists and the submitter's and editor's names: from the rows when they carry them. */
+  async function creditsOf(rows: (SongRow | SongCardRow)[]) {
+    const artists = new Map<string, { id: string; name: string }[]>();
+    const names = new Map<string, string>();
+    const bare = rows.filter((r) => !("credits" in r));
+    for (const r of rows) {
+      if (!("credits" in r)) continue;
+      const list = typeof r.credits === "string" ? JSON.parse(r.credits) : r.credits;
+      artists.set(r.id, list ?? []);
+      if (r.submitted_by && r.submitter_name !== null) names.set(r.submitted_by, r.submitter_name);
+      if (r.last_edited_by && r.editor_name !== null) names.set(r.last_edited_by, r.editor_name);
+    }
+    if (bare.length > 0) {
+      const people = [
+        ...new Set(bare.flatMap((r) => [r.submitted_by, r.last_edited_by]).filter((x): x is string => Boolean(x))),
+      ];
+      const [credited, users] = await Promise.all([songs.artistsOf(bare.map((r) => r.id)), songs.usernames(people)]);
+      for (const a of credited) {
+        const list = artists.get(a.song_id) ?? [];
+        list.push({ id: a.id, name: a.username });
+        artists.set(a.song_id, list);
+      }
+      for (const u of users) names.set(u.id, u.username);
+    }
+    return { artists, names };
+  }
+
   /** Turn rows into API songs for one viewer, in the rows' order. */
-  async function hydrate(rows: SongRow[], viewer: Viewer | undefined): Promise<Song[]> {
+  async function hydrate(rows: (SongRow | SongCardRow)[], viewer: Viewer | undefined): Promise<Song[]> {
     const ids = rows.map((r) => r.id);
-    const [artists, people, state] = await Promise.all([
-      songs.artistsOf(ids),
-      songs.usernames([
-        ...new Set(rows.flatMap((r) => [r.submitted_by, r.last_edited_by]).filter((x): x is string => Boolean(x))),
-      ]),
+    const [{ artists, names }, state] = await Promise.all([
+      creditsOf(rows),
       viewer ? songs.viewerState(viewer.id, ids) : undefined,
     ]);
     // Duplicate-audio matches are moderation facts: admins see them.
@@ -69,7 +93,6 @@ export function createSongsService(deps: {
       ? rows.map((r) => r.audio_match_song_id).filter((x): x is string => Boolean(x))
       : [];
     const matchTitles = new Map((await songs.titles(matchIds)).map((t) => [t.id, t.title]));
-    const names = new Map(people.map((p) => [p.id, p.username]));
     const ref = (id: string | null) => (id ? { id, username: names.get(id) ?? "deleted user" } : null);
     return rows.map((r) => {
       const vote = state?.votes.get(r.id);
@@ -79,7 +102,7 @@ export function createSongsService(deps: {
       return {
         id: r.id,
         title: r.title,
-        artists: artists.filter((a) => a.song_id === r.id).map((a) => ({ id: a.id, name: a.username })),
+        artists: artists.get(r.id) ?? [],
         genre: (GENRES as readonly string[]).includes(r.genre) ? (r.genre as Song["genre"]) : "Other",
         releaseDate: r.release_date,
         soundcloudUrl: r.soundcloud_url,
@@ -132,15 +155,18 @@ export function createSongsService(deps: {
     });
   }
 
-  async function visibleRow(id: string, viewer: Viewer | undefined): Promise<SongRow> {
-    const row = await songs.findById(id);
-    // Hidden songs exist only for admins.
+  /** Hidden songs exist only for admins. */
+  function visible<T extends SongRow>(row: T | undefined, viewer: Viewer | undefined): T {
     if (!row || (row.is_hidden && !viewer?.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
     return row;
   }
 
+  async function visibleRow(id: string, viewer: Viewer | undefined): Promise<SongRow> {
+    return visible(await songs.findById(id), viewer);
+  }
+
   async function one(id: string, viewer: Viewer | undefined): Promise<Song> {
-    const [song] = await hydrate([await visibleRow(id, viewer)], viewer);
+    const [song] = await hydrate([visible(await songs.findCard(id), viewer)], viewer);
     if (!song) throw new AppError("not_found", MESSAGES.songNotFound);
     return song;
   }
@@ -277,10 +303,15 @@ export function createSongsService(deps: {
       const query = searchNormalize(q.q);
       const offset = decodeOffset(q.cursor);
       const candidates = await songs.searchCandidates(q.q, SEARCH_CANDIDATES);
-      const artists = await songs.artistsOf(candidates.map((c) => c.id));
+      const artists = new Map<string, string[]>();
+      for (const a of await songs.artistsOf(candidates.map((c) => c.id))) {
+        const list = artists.get(a.song_id) ?? [];
+        list.push(searchNormalize(a.username));
+        artists.set(a.song_id, list);
+      }
       const scored = candidates
         .map((row) => {
-          const names = artists.filter((a) => a.song_id === row.id).map((a) => searchNormalize(a.username));
+          const names = artists.get(row.id) ?? [];
           return { row, score: searchScore(query, searchNormalize(row.title), names) };
         })
         .filter((s) => s.score > 0)
