@@ -1,19 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { MESSAGES } from "@unheard/shared";
-import Fastify, { type FastifyServerOptions } from "fastify";
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import Fastify, { type FastifyServerOptions, LogController } from "fastify";
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { AppError, registerErrorHandler } from "./errors.js";
@@ -21,7 +15,10 @@ import type { App } from "./http.js";
 import { createEventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
+import { createPublicCache, etagOf } from "./lib/public-cache.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
+import { securityHeaders } from "./lib/security-headers.js";
+import { compileSerializer } from "./lib/serializer.js";
 import { createLocalStorage } from "./lib/storage.js";
 import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
@@ -30,6 +27,7 @@ import { createArtistsService } from "./modules/artists/artists.service.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
+import { createSessionReader } from "./modules/auth/session-reader.js";
 import { createViewerResolver } from "./modules/auth/viewer.js";
 import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
@@ -75,6 +73,12 @@ declare module "fastify" {
   }
 }
 
+/** How long a visitor's answer may be served from memory when no event has cleared it. */
+const PUBLIC_CACHE_TTL_MS = 10_000;
+
+/** Answers slower than this are logged at warn. */
+const SLOW_REQUEST_MS = 1000;
+
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
 /** Build the whole server (plugins, routes, error handling); never listens. */
@@ -85,12 +89,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // Two info lines per request cost more than a cached feed answer; see the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(({ schema }) => compileSerializer(schema));
   registerErrorHandler(app);
+  // Failures are logged by the error handler; here slow answers at warn and every answer at debug.
+  const debugRequests = app.log.level === "debug" || app.log.level === "trace";
+  app.addHook("onResponse", (req, reply, done) => {
+    const ms = reply.elapsedTime;
+    if (ms > SLOW_REQUEST_MS) req.log.warn({ url: req.url, statusCode: reply.statusCode, ms }, "slow request");
+    else if (debugRequests)
+      req.log.debug({ method: req.method, url: req.url, statusCode: reply.statusCode, ms }, "request completed");
+    done();
+  });
 
-  await app.register(helmet, {
+  // Security headers are the same on every answer: computed once, set by one cheap hook.
+  const security = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -104,6 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook("onRequest", (_req, reply, done) => {
+    reply.headers(security);
+    done();
   });
 
   await app.register(multipart);
@@ -124,8 +144,29 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_req, reply) => {
+  app.addHook("onSend", (req, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    // JSON answers to GET carry an ETag, so a client that has them gets a 304 without the body.
+    if (
+      req.method === "GET" &&
+      reply.statusCode === 200 &&
+      typeof payload === "string" &&
+      req.url.startsWith("/api/")
+    ) {
+      let etag = reply.getHeader("etag");
+      if (etag === undefined) {
+        etag = etagOf(payload);
+        reply.header("etag", etag);
+        if (!reply.hasHeader("cache-control")) reply.header("cache-control", "private, no-cache");
+        reply.header("vary", "cookie");
+      }
+      if (req.headers["if-none-match"] === etag) {
+        reply.code(304);
+        done(null, "");
+        return;
+      }
+    }
+    done(null, payload);
   });
 
   // Cookie sessions + SameSite=Lax still let a same-site page post; refuse writes from foreign origins.
@@ -147,9 +188,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authService = createAuthService({ auth, limiter, limitScale: config.authLimitScale });
   const bus = await createEventBus(database, { url: database.url, log: app.log });
   app.addHook("onClose", () => bus.close());
+  // Visitors' feeds, song pages and searches, shared for a few seconds; any song change clears them.
+  const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
+  bus.subscribe((event) => {
+    if (event.type === "song.changed") publicCache.clear();
+  });
   const users = createUsersRepo(database);
   const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus });
-  const viewers = createViewerResolver({ authService, users, waitlistGate: config.waitlistGate });
+  const sessions = createSessionReader({
+    database,
+    secret: config.authSecret,
+    secureCookies: config.publicUrl.startsWith("https://"),
+  });
+  const viewers = createViewerResolver({ authService, sessions, users, waitlistGate: config.waitlistGate });
   const storage = createLocalStorage(path.join(config.dataDir, "audio"));
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
   const jobs = createJobQueue({ database, log: app.log });
@@ -183,8 +234,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
   eventsRoutes(app, { bus, authService, usersService, unread: (userId) => notifier.unread(userId) });
-  songsRoutes(app, { songsService, viewers, storage, config });
-  searchRoutes(app, { search: createSearchService({ songs: songsService, artists: artistsService }), viewers });
+  songsRoutes(app, { songsService, viewers, storage, config, publicCache });
+  searchRoutes(app, {
+    search: createSearchService({ songs: songsService, artists: artistsService }),
+    viewers,
+    publicCache,
+  });
   artistsRoutes(app, { artists: artistsService, viewers });
   notificationsRoutes(app, { notifier, viewers });
   soundcloudRoutes(app, { soundcloud, viewers });
