@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Unit tests of the pure packages, and the API suite that runs against a real database per dialect.
 export default defineConfig({
@@ -11,10 +11,25 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["apps/server/src/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "**/*.pg.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
+      // PostgreSQL-only suites (real server processes sharing one database): defined only inside `npm run test:pg`,
+      // so the SQLite `vitest run` has no such project instead of skipping it.
+      ...(process.env.TEST_DIALECTS?.split(",").includes("postgres")
+        ? [
+            {
+              test: {
+                name: "instances",
+                include: ["apps/server/src/**/*.pg.test.ts"],
+                testTimeout: 60_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,11 +1,10 @@
 // npm run fingerprint:backfill: index every song with audio that has no fingerprints yet (or older-preset ones).
 import { existsSync } from "node:fs";
-import path from "node:path";
 import { loadConfig } from "../src/config.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { openConfiguredDatabase } from "../src/db/open.js";
 import { createJobQueue } from "../src/lib/jobs.js";
-import { createLocalStorage } from "../src/lib/storage.js";
+import { createStorage } from "../src/lib/storage.js";
 import { createFingerprintsRepo } from "../src/modules/fingerprints/fingerprints.repo.js";
 import { createFingerprintsService } from "../src/modules/fingerprints/fingerprints.service.js";
 
@@ -30,7 +29,7 @@ try {
   const fingerprints = createFingerprintsService({
     database,
     repo,
-    storage: createLocalStorage(path.join(config.dataDir, "audio")),
+    storage: createStorage(config),
     jobs,
   });
   const todo = await repo.unindexed(fingerprints.preset.name);

@@ -37,6 +37,22 @@ const envSchema = z.object({
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, '.', '-')")
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0", "on", "off", "yes", "no"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : ["true", "1", "on", "yes"].includes(v))),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]*$/, "may only contain letters, digits, '.', '_', '-' and '/'")
+    .default("audio/"),
 });
 
 /** Every environment variable the server reads. */
@@ -66,6 +82,22 @@ export type Config = {
   votesPerMinute: number;
   /** Multiplies the login/reset/register limits; for test environments that sign in often from one IP. */
   authLimitScale: number;
+  /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
+  s3: S3Config | undefined;
+};
+
+/** Where audio goes when S3_BUCKET is set. */
+export type S3Config = {
+  bucket: string;
+  /** Unset = AWS S3 itself (in `region`); set for MinIO, Ceph, R2, Garage, ... */
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** https://endpoint/bucket/key instead of https://bucket.endpoint/key (most self-hosted stores want this). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key, so the bucket can hold other things too. */
+  prefix: string;
 };
 
 /** A bad setting; its message is one line naming the variable. */
@@ -105,6 +137,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
     votesPerMinute: e.VOTES_PER_MINUTE,
     authLimitScale: e.AUTH_LIMIT_SCALE,
+    s3: s3Config(e, env),
+  };
+}
+
+/** S3_BUCKET switches object storage on; then the credentials are required, and S3 settings without it are an error. */
+function s3Config(e: z.infer<typeof envSchema>, env: NodeJS.ProcessEnv): S3Config | undefined {
+  const missing = (name: string, why: string) =>
+    new ConfigError(`Invalid ${name}: ${why} (got ${JSON.stringify(env[name] ?? "")})`);
+  if (!e.S3_BUCKET) {
+    const stray = ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"].find((n) => env[n]);
+    if (stray) throw missing("S3_BUCKET", `required when ${stray} is set (unset every S3_ setting for local files)`);
+    return undefined;
+  }
+  if (!e.S3_ACCESS_KEY_ID) throw missing("S3_ACCESS_KEY_ID", "required when S3_BUCKET is set");
+  if (!e.S3_SECRET_ACCESS_KEY) throw missing("S3_SECRET_ACCESS_KEY", "required when S3_BUCKET is set");
+  const prefix = e.S3_PREFIX.replace(/^\/+/, "");
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ""),
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    // Self-hosted stores rarely have wildcard DNS for bucket subdomains; AWS prefers virtual-hosted style.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+    prefix,
   };
 }
 

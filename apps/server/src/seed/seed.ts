@@ -10,7 +10,7 @@ import type { Database } from "../db/database.js";
 import { analyzeAudioFile, sniffAudio } from "../lib/audio.js";
 import { newId } from "../lib/ids.js";
 import { enqueueJob } from "../lib/jobs.js";
-import { createLocalStorage } from "../lib/storage.js";
+import { type AudioStorage, createStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
 import { nowIso } from "../lib/time.js";
 import { encodeWav } from "../lib/wav.js";
@@ -41,7 +41,7 @@ export async function seedDemo(opts: {
   for (const a of DEMO_ACCOUNTS) hashes.set(a.email, await hashPassword(a.password));
   const fanHash = await hashPassword(`fan-${newId()}`);
   const songsRepo = createSongsRepo(database);
-  const storage = createLocalStorage(path.join(opts.config.dataDir, "audio"));
+  const storage = createStorage(opts.config);
   const audio = await prepareAudio(opts.config.dataDir, storage);
 
   const created = await database.tx(async (trx) => {
@@ -236,10 +236,7 @@ async function ledger(trx: Trx, userId: string, delta: number, reason: string, r
 type DemoClip = { key: string; size: number; sha256: string; analysis: Awaited<ReturnType<typeof analyzeAudioFile>> };
 
 /** Synthesize each demo song's audio once and store it like an upload. */
-async function prepareAudio(
-  dataDir: string,
-  storage: ReturnType<typeof createLocalStorage>,
-): Promise<Map<string, DemoClip>> {
+async function prepareAudio(dataDir: string, storage: AudioStorage): Promise<Map<string, DemoClip>> {
   const clips = new Map<string, DemoClip>();
   const tmp = path.join(dataDir, "tmp");
   await mkdir(tmp, { recursive: true });
