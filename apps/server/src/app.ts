@@ -12,14 +12,14 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { AppError, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
-import { createEventBus } from "./lib/events.js";
+import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import { createPublicCache, etagOf } from "./lib/public-cache.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { securityHeaders } from "./lib/security-headers.js";
 import { compileSerializer } from "./lib/serializer.js";
-import { createLocalStorage } from "./lib/storage.js";
+import { createStorage } from "./lib/storage.js";
 import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
 import { artistsRoutes } from "./modules/artists/artists.routes.js";
@@ -186,13 +186,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const limiter = createRateLimiter(database);
   const auth = createAuth({ config, database, mailer });
   const authService = createAuthService({ auth, limiter, limitScale: config.authLimitScale });
-  const bus = await createEventBus(database, { url: database.url, log: app.log });
-  app.addHook("onClose", () => bus.close());
-  // Visitors' feeds, song pages and searches, shared for a few seconds; any song change clears them.
+  const events = await createEventBus(database, { url: database.url, log: app.log });
+  app.addHook("onClose", () => events.close());
+  // Visitors' feeds, song pages and searches, shared for a few seconds; any song change clears them: here
+  // at once when this instance publishes it (so the next read on this instance is fresh even before a
+  // PostgreSQL notification comes back), and on every instance when the event arrives.
   const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
-  bus.subscribe((event) => {
+  events.subscribe((event) => {
     if (event.type === "song.changed") publicCache.clear();
   });
+  const bus: EventBus = {
+    ...events,
+    publish(event) {
+      if (event.type === "song.changed") publicCache.clear();
+      return events.publish(event);
+    },
+  };
   const users = createUsersRepo(database);
   const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus });
   const sessions = createSessionReader({
@@ -201,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     secureCookies: config.publicUrl.startsWith("https://"),
   });
   const viewers = createViewerResolver({ authService, sessions, users, waitlistGate: config.waitlistGate });
-  const storage = createLocalStorage(path.join(config.dataDir, "audio"));
+  const storage = createStorage(config);
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
   const jobs = createJobQueue({ database, log: app.log });
   app.decorate("jobs", jobs);
