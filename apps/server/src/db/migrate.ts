@@ -3,6 +3,7 @@ import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_search_and_feeds.js";
 import * as m0003 from "./migrations/0003_artists_and_notifications.js";
 import * as m0004 from "./migrations/0004_audio_matching.js";
+import * as m0005 from "./migrations/0005_search_words_and_ranking.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0002_search_and_feeds": m0002,
   "0003_artists_and_notifications": m0003,
   "0004_audio_matching": m0004,
+  "0005_search_words_and_ranking": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

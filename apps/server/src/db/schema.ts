@@ -131,7 +131,12 @@ export type VoteTable = {
 };
 
 export type FavoriteTable = { song_id: string; user_id: string; created_at: Timestamp };
-/** SQLite only: the FTS5 trigram index over song.search_text. */
+/** Every word of the songs' search text (words of 3+ characters), for correcting misspelt query words. */
+export type SearchWordTable = { word: string };
+/** SQLite only: the FTS5 trigram index over search_word.word. */
+export type SearchWordFtsTable = { word: string };
+
+/** SQLite only: the FTS5 trigram index over song.search_text (song_fts) and its whole words (song_words_fts). */
 export type SongFtsTable = { song_id: string; search_text: string };
 
 export type FollowTable = { follower_id: string; artist_id: string; created_at: Timestamp };
@@ -231,6 +236,9 @@ export type DB = {
   song: SongTable;
   song_artist: SongArtistTable;
   song_fts: SongFtsTable;
+  search_word: SearchWordTable;
+  search_word_fts: SearchWordFtsTable;
+  song_words_fts: SongFtsTable;
   vote: VoteTable;
   favorite: FavoriteTable;
   follow: FollowTable;

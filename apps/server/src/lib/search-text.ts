@@ -60,3 +60,8 @@ export function searchScore(query: string, title: string, artists: string[]): nu
   const fuzzy = Math.max(windowSimilarity(query, title), ...artists.map((a) => windowSimilarity(query, a)));
   return fuzzy >= FUZZY_THRESHOLD ? fuzzy : 0;
 }
+
+/** The words of a search text that the vocabulary keeps: 3+ characters, the trigram index's unit. */
+export function searchWords(text: string): string[] {
+  return [...new Set(text.split(" ").filter((w) => w.length >= 3))];
+}

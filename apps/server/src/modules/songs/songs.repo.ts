@@ -2,7 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, 
 import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
-import { searchNormalize } from "../../lib/search-text.js";
+import { FUZZY_THRESHOLD, searchNormalize, searchWords, similarity } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
 
@@ -20,6 +20,10 @@ export type FeedFilters = {
 export type NewestCursor = { createdAt: string; id: string };
 
 type Db = Kysely<DB>;
+
+/** Vocabulary words read per query word, and spellings of it kept for the song lookup. */
+const SPELLINGS_SCANNED = 50;
+const SPELLINGS_KEPT = 6;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 864e5).toISOString().slice(0, 10);
@@ -66,6 +70,118 @@ export function createSongsRepo(database: Database) {
     sql<string | null>`(select u.username from "user" u where u.id = song.submitted_by)`.as("submitter_name"),
     sql<string | null>`(select u.username from "user" u where u.id = song.last_edited_by)`.as("editor_name"),
   ];
+  const quoted = (w: string) => `"${w.replaceAll('"', '""')}"`;
+  const trigramsOf = (q: string) => {
+    const grams = new Set<string>();
+    for (let i = 0; i + 3 <= q.length; i++) grams.add(q.slice(i, i + 3));
+    return [...grams];
+  };
+
+  /** Known words spelt like `word` (itself, longer words holding it, small typos), best first. */
+  async function similarWords(word: string): Promise<string[]> {
+    let found: string[];
+    if (dialect === "postgres") {
+      found = await db.transaction().execute(async (trx) => {
+        await sql`select set_config('pg_trgm.similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`.execute(trx);
+        const rows = await trx
+          .selectFrom("search_word")
+          .select("word")
+          .where((eb) => eb.or([sql<SqlBool>`word % ${word}`, eb("word", "like", `%${word}%`)]))
+          .orderBy(sql`similarity(word, ${word})`, "desc")
+          .limit(SPELLINGS_SCANNED)
+          .execute();
+        return rows.map((r) => r.word);
+      });
+    } else {
+      const rows = await db
+        .selectFrom("search_word_fts")
+        .select("word")
+        .where(sql<SqlBool>`search_word_fts match ${trigramsOf(word).map(quoted).join(" OR ")}`)
+        .orderBy(sql`rank`)
+        .limit(SPELLINGS_SCANNED)
+        .execute();
+      found = rows.map((r) => r.word);
+    }
+    // The same test on both engines: close enough in pg_trgm's similarity, or holding the word.
+    return found
+      .map((w) => ({ w, score: w.includes(word) ? 1 : similarity(word, w) }))
+      .filter((s) => s.score >= FUZZY_THRESHOLD)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, SPELLINGS_KEPT)
+      .map((s) => s.w);
+  }
+
+  /** Songs whose search text holds one spelling of every group (or of any group). */
+  async function songsWithWords(groups: string[][], mode: "all" | "any", max: number): Promise<string[]> {
+    if (dialect === "postgres") {
+      const rows = await db
+        .selectFrom("song")
+        .select("id")
+        .where("is_hidden", "=", false)
+        .where("status", "=", "verified")
+        .where((eb) => {
+          const each = groups.map((g) => eb.or(g.map((w) => eb("search_text", "like", `%${w}%`))));
+          return mode === "all" ? eb.and(each) : eb.or(each);
+        })
+        .orderBy("favorite_count", "desc")
+        .limit(max)
+        .execute();
+      return rows.map((r) => r.id);
+    }
+    const expr = groups.map((g) => `(${g.map(quoted).join(" OR ")})`).join(mode === "all" ? " AND " : " OR ");
+    const rows = await db
+      .selectFrom("song_words_fts")
+      .select("song_id")
+      .where(sql<SqlBool>`song_words_fts match ${expr}`)
+      .orderBy(sql`rank`)
+      .limit(max)
+      .execute();
+    return rows.map((r) => r.song_id);
+  }
+
+  /** The old way, for queries with no known word: rank every song sharing a trigram with the query. */
+  async function songsSharingTrigrams(q: string, max: number): Promise<string[]> {
+    if (dialect === "postgres") {
+      return db.transaction().execute(async (trx) => {
+        // Low thresholds: the caller applies the real one, so both engines rank the same candidates.
+        await sql`select set_config('pg_trgm.similarity_threshold', '0.1', true), set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(
+          trx,
+        );
+        const rows = await trx
+          .selectFrom("song")
+          .select("id")
+          .where((eb) =>
+            eb.or([
+              eb("search_text", "like", `%${q}%`),
+              sql<SqlBool>`search_text % ${q}`,
+              sql<SqlBool>`${q} <% search_text`,
+            ]),
+          )
+          .orderBy(sql`word_similarity(${q}, search_text)`, "desc")
+          .limit(max)
+          .execute();
+        return rows.map((r) => r.id);
+      });
+    }
+    const grams = trigramsOf(q);
+    const rows =
+      grams.length === 0
+        ? await db
+            .selectFrom("song")
+            .select("id as song_id")
+            .where("search_text", "like", `%${q}%`)
+            .limit(max)
+            .execute()
+        : await db
+            .selectFrom("song_fts")
+            .select("song_id")
+            .where(sql<SqlBool>`song_fts match ${grams.map(quoted).join(" OR ")}`)
+            .orderBy(sql`rank`)
+            .limit(max)
+            .execute();
+    return rows.map((r) => r.song_id);
+  }
+
   return {
     /** A song with its credits, for its page. */
     findCard(id: string): Promise<SongCardRow | undefined> {
@@ -164,59 +280,31 @@ export function createSongsRepo(database: Database) {
         .execute();
     },
 
-    /** Candidate songs for a search: FTS5 trigram index on SQLite, pg_trgm on PostgreSQL; ranked by the caller. */
+    /**
+     * Candidate songs for a search, ranked by the caller. Each query word is first corrected against the
+     * vocabulary (words in some song); the song index is then asked for songs holding a spelling of every
+     * word that has one (of any, if none hold all). Only a query with no known word falls back to ranking
+     * every song sharing a trigram with it.
+     */
     async searchCandidates(query: string, max: number): Promise<SongRow[]> {
       const q = searchNormalize(query);
       if (!q) return [];
-      if (dialect === "postgres") {
-        return db.transaction().execute(async (trx) => {
-          // Low thresholds: the caller applies the real one, so both engines rank the same candidates.
-          await sql`select set_config('pg_trgm.similarity_threshold', '0.1', true), set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(
-            trx,
-          );
-          return trx
-            .selectFrom("song")
-            .selectAll()
-            .where("is_hidden", "=", false)
-            .where("status", "=", "verified")
-            .where((eb) =>
-              eb.or([
-                eb("search_text", "like", `%${q}%`),
-                sql<SqlBool>`search_text % ${q}`,
-                sql<SqlBool>`${q} <% search_text`,
-              ]),
-            )
-            .orderBy(sql`word_similarity(${q}, search_text)`, "desc")
-            .limit(max)
-            .execute();
-        });
+      const groups: string[][] = [];
+      for (const word of searchWords(q)) {
+        const spellings = await similarWords(word);
+        if (spellings.length > 0) groups.push(spellings);
       }
-      const grams = new Set<string>();
-      for (let i = 0; i + 3 <= q.length; i++) grams.add(q.slice(i, i + 3));
-      const ids =
-        grams.size === 0
-          ? await db
-              .selectFrom("song")
-              .select("id as song_id")
-              .where("search_text", "like", `%${q}%`)
-              .limit(max)
-              .execute()
-          : await db
-              .selectFrom("song_fts")
-              .select("song_id")
-              .where(sql<SqlBool>`song_fts match ${[...grams].map((g) => `"${g.replaceAll('"', '""')}"`).join(" OR ")}`)
-              .orderBy(sql`rank`)
-              .limit(max)
-              .execute();
+      let ids: string[] = [];
+      if (groups.length > 0) {
+        ids = await songsWithWords(groups, "all", max);
+        if (ids.length === 0 && groups.length > 1) ids = await songsWithWords(groups, "any", max);
+      }
+      if (groups.length === 0) ids = await songsSharingTrigrams(q, max);
       if (ids.length === 0) return [];
       return db
         .selectFrom("song")
         .selectAll()
-        .where(
-          "id",
-          "in",
-          ids.map((r) => r.song_id),
-        )
+        .where("id", "in", ids)
         .where("is_hidden", "=", false)
         .where("status", "=", "verified")
         .execute();
@@ -405,14 +493,30 @@ export function createSongsRepo(database: Database) {
     async indexSearch(trx: Db, songId: string, title: string, artists: string[]): Promise<void> {
       const text = searchNormalize([title, ...artists].join(" "));
       await trx.updateTable("song").set({ search_text: text }).where("id", "=", songId).execute();
+      // New words join the vocabulary; words no song uses any more stay (harmless: they only propose spellings).
+      const words = searchWords(text);
+      if (words.length > 0) {
+        const added = await trx
+          .insertInto("search_word")
+          .values(words.map((word) => ({ word })))
+          .onConflict((oc) => oc.column("word").doNothing())
+          .returning("word")
+          .execute();
+        if (dialect === "sqlite" && added.length > 0) await trx.insertInto("search_word_fts").values(added).execute();
+      }
       if (dialect === "sqlite") {
-        await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
-        await trx.insertInto("song_fts").values({ song_id: songId, search_text: text }).execute();
+        for (const table of ["song_fts", "song_words_fts"] as const) {
+          await trx.deleteFrom(table).where("song_id", "=", songId).execute();
+          await trx.insertInto(table).values({ song_id: songId, search_text: text }).execute();
+        }
       }
     },
 
     async deleteSearch(trx: Db, songId: string): Promise<void> {
-      if (dialect === "sqlite") await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
+      if (dialect === "sqlite") {
+        await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
+        await trx.deleteFrom("song_words_fts").where("song_id", "=", songId).execute();
+      }
     },
 
     history(songId: string) {
