@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { member, upload, verify } from "../../test/fixtures.js";
+import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+
+// Visitors' answers come from the public cache with ETags; members' answers are computed per request and
+// tagged too; sessions are read on the fast path but expired or tampered ones never pass.
+describeEachDialect("HTTP caching and sessions", (dialect) => {
+  let ctx: TestContext;
+  let fan: { cookie: string; id: string };
+  let songId = "";
+
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+    const up = await member(ctx, "up@example.com");
+    fan = await member(ctx, "fan@example.com");
+    songId = (await upload(ctx, up.cookie, { title: "Cached Tune", artists: ["Cache Band"], genre: "Pop" })).json().id;
+    await verify(ctx, songId);
+  });
+  afterAll(() => ctx.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: "GET", url, headers });
+
+  it("answers visitors with a shared, revalidated answer and 304 when they hold it", async () => {
+    for (const url of ["/api/songs?feed=newest", `/api/songs/${songId}`, "/api/search?q=cahced%20tune"]) {
+      const first = await get(url);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers["cache-control"]).toBe("public, no-cache");
+      expect(first.headers.vary).toBe("cookie");
+      const etag = String(first.headers.etag);
+      expect(etag).toMatch(/^W\/".+"$/);
+      const again = await get(url);
+      expect(again.headers.etag).toBe(etag);
+      expect(again.body).toBe(first.body);
+      const notModified = await get(url, { "if-none-match": etag });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.body).toBe("");
+    }
+  });
+
+  it("drops visitors' cached answers when a song changes", async () => {
+    const before = await get(`/api/songs/${songId}`);
+    expect(before.json().favoriteCount).toBe(0);
+    const fav = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/songs/${songId}/favorite`,
+      headers: { cookie: fan.cookie },
+    });
+    expect(fav.statusCode).toBe(200);
+    const after = await get(`/api/songs/${songId}`, { "if-none-match": String(before.headers.etag) });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().favoriteCount).toBe(1);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    const feed = (await get("/api/songs?feed=trending")).json();
+    expect(feed.items.map((s: { id: string }) => s.id)).toEqual([songId]);
+  });
+
+  it("answers members privately, with their own state, and 304 when unchanged", async () => {
+    const res = await get(`/api/songs/${songId}`, { cookie: fan.cookie });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().isFavorite).toBe(true);
+    expect(res.headers["cache-control"]).toBe("private, no-cache");
+    expect(res.headers.vary).toBe("cookie");
+    const again = await get(`/api/songs/${songId}`, { cookie: fan.cookie, "if-none-match": String(res.headers.etag) });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("treats a cookie with a forged signature as no session", async () => {
+    const [name, value] = fan.cookie.split("=") as [string, string];
+    const token = decodeURIComponent(value).split(".")[0];
+    const forged = `${name}=${encodeURIComponent(`${token}.${"A".repeat(43)}=`)}`;
+    expect((await get("/api/me/favorites", { cookie: forged })).statusCode).toBe(401);
+    expect((await get(`/api/songs/${songId}`, { cookie: forged })).json().isFavorite).toBe(false);
+    expect((await get("/api/me/favorites", { cookie: fan.cookie })).statusCode).toBe(200);
+  });
+
+  it("refuses an expired session and keeps extending a live one", async () => {
+    const other = await member(ctx, "other@example.com");
+    const { db } = ctx.database;
+    // Due for extension (last extended more than a day ago): still signed in, and Better Auth extends it.
+    const soon = new Date(Date.now() + 5 * 864e5).toISOString();
+    await db.updateTable("session").set({ expires_at: soon }).where("user_id", "=", other.id).execute();
+    expect((await get("/api/me/favorites", { cookie: other.cookie })).statusCode).toBe(200);
+    const extended = await db
+      .selectFrom("session")
+      .select("expires_at")
+      .where("user_id", "=", other.id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(extended.expires_at).getTime()).toBeGreaterThan(Date.now() + 20 * 864e5);
+    // Expired: refused, whatever the cookie says.
+    const past = new Date(Date.now() - 1000).toISOString();
+    await db.updateTable("session").set({ expires_at: past }).where("user_id", "=", other.id).execute();
+    expect((await get("/api/me/favorites", { cookie: other.cookie })).statusCode).toBe(401);
+    // Signed out: the row is gone, so the cookie is worthless.
+    const third = await member(ctx, "third@example.com");
+    await ctx.app.inject({ method: "POST", url: "/api/auth/logout", headers: { cookie: third.cookie } });
+    expect((await get("/api/me/favorites", { cookie: third.cookie })).statusCode).toBe(401);
+  });
+});
