@@ -246,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
   searchRoutes(app, {
     search: createSearchService({ songs: songsService, artists: artistsService }),
+    songs: songsService,
     viewers,
     publicCache,
   });

@@ -3,44 +3,48 @@ import { createHash } from "node:crypto";
 /** A serialised answer and its validator. */
 export type CachedBody = { body: string; etag: string };
 
+/** An answer as visitors get it: the value (members' answers start from it), its bytes and its ETag. */
+export type Cached<T> = CachedBody & { value: T };
+
 /** A weak ETag from the bytes of a serialised answer. */
 export function etagOf(body: string): string {
   return `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 }
 
 /**
- * Serialised answers that are the same for every visitor (feeds, song pages, searches), kept for a few
- * seconds. The owner clears it on the events that change songs, so the TTL only bounds what no event
- * announces (a release date passing, an artist renamed). Misses for one key share one computation.
+ * Answers that are the same for every visitor (feeds, song pages, searches), kept for a few seconds. The
+ * owner clears it on the events that change songs, so the TTL only bounds what no event announces (a
+ * release date passing, an artist renamed). Misses for one key share one computation.
  */
 export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = opts.now ?? Date.now;
-  const entries = new Map<string, CachedBody & { expiresAt: number }>();
-  const inFlight = new Map<string, Promise<CachedBody>>();
+  const entries = new Map<string, Cached<unknown> & { expiresAt: number }>();
+  const inFlight = new Map<string, Promise<Cached<unknown>>>();
   // Bumped by clear(): a computation that started before a change must not store its stale answer.
   let generation = 0;
 
   return {
-    /** The cached answer for `key`, or `produce()`'s, stored for the TTL. */
-    async through(key: string, produce: () => Promise<string>): Promise<CachedBody> {
-      const hit = entries.get(key);
+    /** The cached answer for `key`, or `produce()`'s (serialised once), stored for the TTL. */
+    async through<T>(key: string, produce: () => Promise<T>, serialize: (value: T) => string): Promise<Cached<T>> {
+      const hit = entries.get(key) as (Cached<T> & { expiresAt: number }) | undefined;
       if (hit && hit.expiresAt > now()) return hit;
-      const pending = inFlight.get(key);
+      const pending = inFlight.get(key) as Promise<Cached<T>> | undefined;
       if (pending) return pending;
       const started = generation;
       const work = produce()
-        .then((body) => {
-          const value = { body, etag: etagOf(body) };
+        .then((value) => {
+          const body = serialize(value);
+          const cached = { value, body, etag: etagOf(body) };
           if (started === generation) {
             if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
-            entries.set(key, { ...value, expiresAt: now() + opts.ttlMs });
+            entries.set(key, { ...cached, expiresAt: now() + opts.ttlMs });
           }
-          return value;
+          return cached;
         })
         .finally(() => {
           if (inFlight.get(key) === work) inFlight.delete(key);
         });
-      inFlight.set(key, work);
+      inFlight.set(key, work as Promise<Cached<unknown>>);
       return work;
     },
     /** Forget everything: something visitors see has changed. */

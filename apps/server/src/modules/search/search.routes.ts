@@ -2,7 +2,8 @@ import { errorBodySchema, searchQuerySchema, searchResultSchema } from "@unheard
 import { type App, sendPublic } from "../../http.js";
 import type { PublicCache } from "../../lib/public-cache.js";
 import { compileSerializer } from "../../lib/serializer.js";
-import { hasSessionCookie, type ViewerResolver } from "../auth/viewer.js";
+import type { ViewerResolver } from "../auth/viewer.js";
+import type { SongsService } from "../songs/songs.service.js";
 import type { SearchService } from "./search.service.js";
 
 const searchResultJson = compileSerializer(searchResultSchema);
@@ -10,7 +11,7 @@ const searchResultJson = compileSerializer(searchResultSchema);
 /** GET /api/search: matching artists (first page only) and songs. */
 export function searchRoutes(
   app: App,
-  deps: { search: SearchService; viewers: ViewerResolver; publicCache: PublicCache },
+  deps: { search: SearchService; songs: SongsService; viewers: ViewerResolver; publicCache: PublicCache },
 ) {
   app.get(
     "/api/search",
@@ -22,14 +23,15 @@ export function searchRoutes(
       },
     },
     async (req, reply) => {
-      if (!hasSessionCookie(req.headers.cookie)) {
-        const key = `search:${req.query.limit}:${req.query.cursor ?? ""}:${req.query.q}`;
-        const cached = await deps.publicCache.through(key, async () =>
-          searchResultJson(await deps.search.search(req.query, undefined)),
-        );
-        return sendPublic(req, reply, cached);
-      }
-      return deps.search.search(req.query, await deps.viewers.viewer(req));
+      const viewer = await deps.viewers.viewer(req);
+      if (viewer?.isAdmin) return deps.search.search(req.query, viewer);
+      const cached = await deps.publicCache.through(
+        `search:${req.query.limit}:${req.query.cursor ?? ""}:${req.query.q}`,
+        () => deps.search.search(req.query, undefined),
+        searchResultJson,
+      );
+      if (!viewer) return sendPublic(req, reply, cached);
+      return { ...cached.value, songs: await deps.songs.personalize(cached.value.songs, viewer) };
     },
   );
 }

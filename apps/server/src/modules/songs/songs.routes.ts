@@ -25,7 +25,7 @@ import { newId } from "../../lib/ids.js";
 import type { PublicCache } from "../../lib/public-cache.js";
 import { compileSerializer } from "../../lib/serializer.js";
 import type { AudioStorage } from "../../lib/storage.js";
-import { hasSessionCookie, type ViewerResolver } from "../auth/viewer.js";
+import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "./songs.service.js";
 
 const songPageJson = compileSerializer(songPageSchema);
@@ -70,17 +70,20 @@ export function songsRoutes(
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
   const tmpDir = path.join(config.dataDir, "tmp");
 
+  // Everyone but admins starts from the shared visitor answer; members get their own state laid over it.
   app.get(
     "/api/songs",
     { schema: { tags, querystring: feedQuerySchema, response: { 200: songPageSchema, 400: errorBodySchema } } },
     async (req, reply) => {
-      if (!hasSessionCookie(req.headers.cookie)) {
-        const cached = await publicCache.through(`feed:${JSON.stringify(req.query)}`, async () =>
-          songPageJson(await songsService.feed(req.query, undefined)),
-        );
-        return sendPublic(req, reply, cached);
-      }
-      return songsService.feed(req.query, await viewers.viewer(req));
+      const viewer = await viewers.viewer(req);
+      if (viewer?.isAdmin) return songsService.feed(req.query, viewer);
+      const cached = await publicCache.through(
+        `feed:${JSON.stringify(req.query)}`,
+        () => songsService.feed(req.query, undefined),
+        songPageJson,
+      );
+      if (!viewer) return sendPublic(req, reply, cached);
+      return { ...cached.value, items: await songsService.personalize(cached.value.items, viewer) };
     },
   );
 
@@ -113,13 +116,17 @@ export function songsRoutes(
     "/api/songs/:id",
     { schema: { tags, params: idParams, response: { 200: songSchema, ...errors } } },
     async (req, reply) => {
-      if (!hasSessionCookie(req.headers.cookie)) {
-        const cached = await publicCache.through(`song:${req.params.id}`, async () =>
-          songJson(await songsService.get(req.params.id, undefined)),
-        );
-        return sendPublic(req, reply, cached);
-      }
-      return songsService.get(req.params.id, await viewers.viewer(req));
+      const viewer = await viewers.viewer(req);
+      // Admins also see hidden songs and duplicate-audio matches: theirs is never the shared answer.
+      if (viewer?.isAdmin) return songsService.get(req.params.id, viewer);
+      const cached = await publicCache.through(
+        `song:${req.params.id}`,
+        () => songsService.get(req.params.id, undefined),
+        songJson,
+      );
+      if (!viewer) return sendPublic(req, reply, cached);
+      const [song] = await songsService.personalize([cached.value], viewer);
+      return song;
     },
   );
 

@@ -81,22 +81,11 @@ export function createSongsService(deps: {
     return { artists, names };
   }
 
-  /** Turn rows into API songs for one viewer, in the rows' order. */
-  async function hydrate(rows: (SongRow | SongCardRow)[], viewer: Viewer | undefined): Promise<Song[]> {
-    const ids = rows.map((r) => r.id);
-    const [{ artists, names }, state] = await Promise.all([
-      creditsOf(rows),
-      viewer ? songs.viewerState(viewer.id, ids) : undefined,
-    ]);
-    // Duplicate-audio matches are moderation facts: admins see them.
-    const matchIds = viewer?.isAdmin
-      ? rows.map((r) => r.audio_match_song_id).filter((x): x is string => Boolean(x))
-      : [];
-    const matchTitles = new Map((await songs.titles(matchIds)).map((t) => [t.id, t.title]));
+  /** Songs as a visitor sees them (no personal state), in the rows' order. */
+  async function publicSongs(rows: (SongRow | SongCardRow)[]): Promise<Song[]> {
+    const { artists, names } = await creditsOf(rows);
     const ref = (id: string | null) => (id ? { id, username: names.get(id) ?? "deleted user" } : null);
     return rows.map((r) => {
-      const vote = state?.votes.get(r.id);
-      const isOwner = Boolean(viewer && r.submitted_by === viewer.id);
       const up = Number(r.upvotes);
       const down = Number(r.downvotes);
       return {
@@ -138,21 +127,51 @@ export function createSongsService(deps: {
                 },
               }
             : null,
-        audioMatch:
-          viewer?.isAdmin && r.audio_match_song_id
-            ? {
-                songId: r.audio_match_song_id,
-                title: matchTitles.get(r.audio_match_song_id) ?? "",
-                confidence: Number(r.audio_match_confidence ?? 0),
-              }
-            : null,
-        isFavorite: state?.favorites.has(r.id) ?? false,
-        myVote: vote === 1 ? "up" : vote === -1 ? "down" : null,
-        isOwner,
-        canEdit: Boolean(viewer && (isOwner || viewer.isAdmin || viewer.role === "verified_contributor")),
-        canDelete: Boolean(viewer?.isSuperAdmin),
+        audioMatch: null,
+        isFavorite: false,
+        myVote: null,
+        isOwner: false,
+        canEdit: false,
+        canDelete: false,
       };
     });
+  }
+
+  /**
+   * The same songs as `viewer` sees them: their favourites and votes (read now, never cached), what they may
+   * do, and for admins the duplicate-audio matches of `rows` (moderation facts visitors never see).
+   */
+  async function personalize(base: Song[], viewer: Viewer, rows?: SongRow[]): Promise<Song[]> {
+    const ids = base.map((s) => s.id);
+    const state = await songs.viewerState(viewer.id, ids);
+    const matches = new Map<string, { songId: string; confidence: number }>();
+    if (viewer.isAdmin && rows)
+      for (const r of rows)
+        if (r.audio_match_song_id)
+          matches.set(r.id, { songId: r.audio_match_song_id, confidence: Number(r.audio_match_confidence ?? 0) });
+    const matchTitles = new Map(
+      (await songs.titles([...matches.values()].map((m) => m.songId))).map((t) => [t.id, t.title]),
+    );
+    return base.map((song) => {
+      const vote = state.votes.get(song.id);
+      const isOwner = song.submittedBy?.id === viewer.id;
+      const match = matches.get(song.id);
+      return {
+        ...song,
+        audioMatch: match ? { ...match, title: matchTitles.get(match.songId) ?? "" } : null,
+        isFavorite: state.favorites.has(song.id),
+        myVote: vote === 1 ? "up" : vote === -1 ? "down" : null,
+        isOwner,
+        canEdit: isOwner || viewer.isAdmin || viewer.role === "verified_contributor",
+        canDelete: viewer.isSuperAdmin,
+      };
+    });
+  }
+
+  /** Turn rows into API songs for one viewer, in the rows' order. */
+  async function hydrate(rows: (SongRow | SongCardRow)[], viewer: Viewer | undefined): Promise<Song[]> {
+    const base = await publicSongs(rows);
+    return viewer ? personalize(base, viewer, rows) : base;
   }
 
   /** Hidden songs exist only for admins. */
@@ -234,6 +253,7 @@ export function createSongsService(deps: {
 
   return {
     hydrate,
+    personalize,
     get: one,
     applyEdit,
 
