@@ -192,6 +192,15 @@ export function createSongsRepo(database: Database) {
       return trx.selectFrom("song").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
+    /** What permission checks need of a song. */
+    flags(id: string) {
+      return db
+        .selectFrom("song")
+        .select(["id", "is_hidden", "status", "submitted_by"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+    },
+
     findByIds(ids: string[]): Promise<SongRow[]> {
       if (ids.length === 0) return Promise.resolve([]);
       return db.selectFrom("song").selectAll().where("id", "in", ids).execute();

@@ -175,9 +175,14 @@ export function createSongsService(deps: {
   }
 
   /** Hidden songs exist only for admins. */
-  function visible<T extends SongRow>(row: T | undefined, viewer: Viewer | undefined): T {
+  function visible<T extends Pick<SongRow, "is_hidden">>(row: T | undefined, viewer: Viewer | undefined): T {
     if (!row || (row.is_hidden && !viewer?.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
     return row;
+  }
+
+  /** The same check as visibleRow, reading two columns instead of the whole row. */
+  async function visibleFlags(id: string, viewer: Viewer | undefined) {
+    return visible(await songs.flags(id), viewer);
   }
 
   async function visibleRow(id: string, viewer: Viewer | undefined): Promise<SongRow> {
@@ -521,7 +526,7 @@ export function createSongsService(deps: {
 
     /** Set the wanted favourite state; idempotent, counter moves only with the row. */
     async setFavorite(viewer: Viewer, id: string, want: boolean): Promise<FavoriteState> {
-      await visibleRow(id, viewer);
+      await visibleFlags(id, viewer);
       const state = await database.tx(async (trx) => {
         let changed = false;
         if (want) {
@@ -539,18 +544,15 @@ export function createSongsService(deps: {
             .executeTakeFirst();
           changed = Number(res.numDeletedRows) > 0;
         }
-        if (changed) {
-          await trx
-            .updateTable("song")
-            .set((eb) => ({ favorite_count: eb("favorite_count", "+", want ? 1 : -1) }))
-            .where("id", "=", id)
-            .execute();
-        }
-        const row = await trx
-          .selectFrom("song")
-          .select("favorite_count")
-          .where("id", "=", id)
-          .executeTakeFirstOrThrow();
+        // The counter moves with the row, in this transaction; RETURNING saves reading it back.
+        const row = changed
+          ? await trx
+              .updateTable("song")
+              .set((eb) => ({ favorite_count: eb("favorite_count", "+", want ? 1 : -1) }))
+              .where("id", "=", id)
+              .returning("favorite_count")
+              .executeTakeFirstOrThrow()
+          : await trx.selectFrom("song").select("favorite_count").where("id", "=", id).executeTakeFirstOrThrow();
         return { isFavorite: want, favoriteCount: Number(row.favorite_count), changed };
       });
       if (state.changed)
