@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Unheard is running at ${config.publicUrl} (database: ${database.dialect})`);
+  // performance.now() counts from the start of this process.
+  const startup = (performance.now() / 1000).toFixed(2);
+  app.log.info(`Unheard is running at ${config.publicUrl} (database: ${database.dialect}, ready in ${startup} s)`);
 }
 
 void main().catch((err) => {

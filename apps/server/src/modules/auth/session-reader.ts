@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database } from "../../db/database.js";
 import { SESSION_COOKIE, SESSION_EXPIRES_IN_SEC, SESSION_UPDATE_AGE_SEC } from "./auth.js";
 
@@ -30,6 +31,13 @@ export function sessionCookieValue(cookie: string | undefined, name: string): st
  */
 export function createSessionReader(deps: { database: Database; secret: string; secureCookies: boolean }) {
   const { db } = deps.database;
+  const findSession = compiledOnce(db, (db, token: string) =>
+    db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.user_id")
+      .select(["user.id", "user.role", "user.username", "user.off_waitlist", "session.expires_at"])
+      .where("session.token", "=", token),
+  );
   const cookieName = deps.secureCookies ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE;
 
   function verifiedToken(value: string): string | undefined {
@@ -49,12 +57,7 @@ export function createSessionReader(deps: { database: Database; secret: string; 
       if (value === undefined) return { kind: "none" };
       const token = verifiedToken(value);
       if (!token) return { kind: "none" };
-      const row = await db
-        .selectFrom("session")
-        .innerJoin("user", "user.id", "session.user_id")
-        .select(["user.id", "user.role", "user.username", "user.off_waitlist", "session.expires_at"])
-        .where("session.token", "=", token)
-        .executeTakeFirst();
+      const [row] = await findSession(token);
       if (!row) return { kind: "none" };
       const expiresAt = new Date(row.expires_at).getTime();
       const now = Date.now();

@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from "kysely";
+import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
@@ -70,6 +71,12 @@ export function createSongsRepo(database: Database) {
     sql<string | null>`(select u.username from "user" u where u.id = song.submitted_by)`.as("submitter_name"),
     sql<string | null>`(select u.username from "user" u where u.id = song.last_edited_by)`.as("editor_name"),
   ];
+  const findCard = compiledOnce(db, (db, id: string) =>
+    db.selectFrom("song").selectAll("song").select(credits).where("song.id", "=", id),
+  );
+  const flags = compiledOnce(db, (db, id: string) =>
+    db.selectFrom("song").select(["id", "is_hidden", "status", "submitted_by"]).where("id", "=", id),
+  );
   const quoted = (w: string) => `"${w.replaceAll('"', '""')}"`;
   const trigramsOf = (q: string) => {
     const grams = new Set<string>();
@@ -184,8 +191,8 @@ export function createSongsRepo(database: Database) {
 
   return {
     /** A song with its credits, for its page. */
-    findCard(id: string): Promise<SongCardRow | undefined> {
-      return db.selectFrom("song").selectAll("song").select(credits).where("song.id", "=", id).executeTakeFirst();
+    async findCard(id: string): Promise<SongCardRow | undefined> {
+      return (await findCard(id))[0];
     },
 
     findById(id: string, trx: Db = db): Promise<SongRow | undefined> {
@@ -193,12 +200,8 @@ export function createSongsRepo(database: Database) {
     },
 
     /** What permission checks need of a song. */
-    flags(id: string) {
-      return db
-        .selectFrom("song")
-        .select(["id", "is_hidden", "status", "submitted_by"])
-        .where("id", "=", id)
-        .executeTakeFirst();
+    async flags(id: string) {
+      return (await flags(id))[0];
     },
 
     findByIds(ids: string[]): Promise<SongRow[]> {
