@@ -38,17 +38,21 @@ async function waitForHealth(baseURL: string, server: ChildProcess, logFile: str
 }
 
 /**
- * Build the web app, start the real server on a free port with a fresh data directory, sign in the
- * demo accounts once (saved as storage states), and return the teardown that stops the server.
+ * Build the web app and the server (what is out of date; E2E_SKIP_BUILD=1: nothing), start the production
+ * bundle on a free port with a fresh data directory, sign in the demo accounts once (saved as storage states),
+ * and return the teardown that stops the server.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env.E2E_SKIP_BUILD !== "1") {
     try {
-      execSync("npm run build --silent", { cwd: ROOT, stdio: "pipe" });
+      execSync("node scripts/build.mjs --if-stale", { cwd: ROOT, stdio: "pipe" });
     } catch (err) {
       const e = err as { stdout?: Buffer; stderr?: Buffer };
-      throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ""}${e.stderr?.toString() ?? ""}`);
+      throw new Error(`The build failed:\n${e.stdout?.toString() ?? ""}${e.stderr?.toString() ?? ""}`);
     }
+  }
+  for (const output of ["apps/web/dist/index.html", "apps/server/dist/main.js"]) {
+    if (!existsSync(path.join(ROOT, output))) throw new Error(`${output} is missing: run npm run build`);
   }
 
   const workDir = mkdtempSync(path.join(tmpdir(), "unheard-e2e-"));
@@ -61,7 +65,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const logFile = path.join(workDir, "server.log");
   const log = createWriteStream(logFile);
 
-  const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const server = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
     cwd: ROOT,
     env: {
       ...process.env,

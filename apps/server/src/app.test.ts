@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, describeEachDialect, type TestContext } from "./test/harness.js";
+
+const APP_JS = `console.log(${JSON.stringify("unheard ".repeat(200))});`;
 
 describeEachDialect("server basics", (dialect) => {
   let ctx: TestContext;
@@ -10,11 +13,32 @@ describeEachDialect("server basics", (dialect) => {
   beforeAll(async () => {
     webDir = mkdtempSync(path.join(tmpdir(), "unheard-web-"));
     writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>Unheard SPA</title>");
+    mkdirSync(path.join(webDir, "assets"));
+    writeFileSync(path.join(webDir, "assets", "app-1.js"), APP_JS);
+    writeFileSync(path.join(webDir, "assets", "app-1.js.br"), brotliCompressSync(APP_JS));
+    writeFileSync(path.join(webDir, "assets", "app-1.js.gz"), gzipSync(APP_JS));
     ctx = await createTestApp(dialect, { env: { WEB_DIST: webDir } });
   });
   afterAll(async () => {
     await ctx.close();
     rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it("sends the build's compressed copies of assets to browsers that accept them", async () => {
+    const br = await ctx.app.inject({
+      method: "GET",
+      url: "/assets/app-1.js",
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(APP_JS);
+    const gz = await ctx.app.inject({ method: "GET", url: "/assets/app-1.js", headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(APP_JS);
+    const plain = await ctx.app.inject({ method: "GET", url: "/assets/app-1.js" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(APP_JS);
   });
 
   it("answers health after a real query", async () => {

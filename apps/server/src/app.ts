@@ -324,6 +324,8 @@ async function serveWeb(
       root: dist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (scripts/build.mjs); they are sent as they are.
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Vite's hashed assets never change; index.html always revalidates.
         if (file.includes(`${path.sep}assets${path.sep}`))

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm run build`: the web app (Vite, into apps/web/dist) and the server (esbuild, into apps/server/dist).
+// After each successful build a hash of its sources is written to .build-stamp.json; `npm start`
+// (scripts/start.mjs) and the browser tests call ensureBuilt(), which rebuilds only what is missing or whose
+// sources changed since. `node scripts/build.mjs --if-stale` does the same from the command line.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const STAMP_FILE = path.join(ROOT, ".build-stamp.json");
+
+/** Never inputs of a build. */
+const SKIP_DIRS = new Set(["node_modules", "dist", ".vite", "coverage", "test-results"]);
+
+/** Tests are never part of a build: editing them does not make it stale. */
+const isTest = (rel) => /\.test\.tsx?$/.test(rel);
+
+/** Shared by both builds: the workspace packages, dependency versions and compiler settings. */
+const COMMON_INPUTS = ["packages/shared", "packages/fingerprint", "package-lock.json", "tsconfig.base.json"];
+
+const TARGETS = {
+  web: {
+    label: "web app",
+    inputs: ["apps/web", ...COMMON_INPUTS],
+    output: "apps/web/dist/index.html",
+    // quiet: Vite prints warnings and errors only, not its list of assets.
+    build: ({ quiet }) => {
+      run("npm", ["run", "build", "--silent", "-w", "@unheard/web", ...(quiet ? ["--", "--logLevel", "warn"] : [])]);
+      compressAssets(path.join(ROOT, "apps/web/dist"));
+    },
+  },
+  server: {
+    label: "server",
+    inputs: [
+      "apps/server/src",
+      "apps/server/scripts",
+      "apps/server/package.json",
+      "scripts/build-server.mjs",
+      ...COMMON_INPUTS,
+    ],
+    skip: (rel) => rel.startsWith("apps/server/src/test/"),
+    output: "apps/server/dist/main.js",
+    // A process of its own, so esbuild's service does not outlive the build inside `npm start`.
+    build: () => run(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--quiet"]),
+  },
+};
+
+/**
+ * Brotli and gzip copies of the built text assets, once per build: the server sends them as they are
+ * (@fastify/static preCompressed) instead of compressing on every request or sending 700 KB of JavaScript raw.
+ */
+function compressAssets(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(js|css|html|svg|json|txt|webmanifest)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    const raw = readFileSync(file);
+    if (raw.length < 1024) continue;
+    writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+  }
+}
+
+function run(cmd, args) {
+  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit" });
+  if (res.status !== 0)
+    throw new Error(`${[cmd, ...args].join(" ")} failed (${res.error?.message ?? `exit ${res.status}`})`);
+}
+
+/** Every file under the inputs, as paths relative to the root, sorted. */
+function listFiles(inputs, skip) {
+  const files = [];
+  const walk = (rel) => {
+    const abs = path.join(ROOT, rel);
+    if (!existsSync(abs)) return;
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const child = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(child);
+      } else if (entry.isFile() && !isTest(child) && !skip?.(child)) files.push(child);
+    }
+  };
+  for (const input of inputs) {
+    const abs = path.join(ROOT, input);
+    if (!existsSync(abs)) continue;
+    if (statSync(abs).isDirectory()) walk(input);
+    else files.push(input);
+  }
+  return [...new Set(files)].sort();
+}
+
+/** A hash of the names and contents of a target's sources. */
+export function sourceHash(name) {
+  const target = TARGETS[name];
+  const hash = createHash("sha256");
+  for (const file of listFiles(target.inputs, target.skip)) {
+    hash.update(file);
+    hash.update("\0");
+    hash.update(readFileSync(path.join(ROOT, file)));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(STAMP_FILE, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function writeStamp(name, hash) {
+  // Re-read: the other target may have been stamped meanwhile.
+  const stamp = { ...readStamp(), [name]: hash };
+  writeFileSync(STAMP_FILE, `${JSON.stringify(stamp, null, 2)}\n`);
+}
+
+/**
+ * Build each target whose output is missing or whose sources differ from the stamp (every target with
+ * force). The hash is taken before building, so a source edited during the build makes the next run build again.
+ */
+export function ensureBuilt({ force = false, quiet = false, log = console.log } = {}) {
+  for (const [name, target] of Object.entries(TARGETS)) {
+    const hash = sourceHash(name);
+    const current = existsSync(path.join(ROOT, target.output)) && readStamp()[name] === hash;
+    if (current && !force) {
+      log(`${target.label}: up to date`);
+      continue;
+    }
+    log(`building ${target.label}…`);
+    const started = performance.now();
+    target.build({ quiet });
+    writeStamp(name, hash);
+    log(`${target.label}: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    ensureBuilt({ force: !process.argv.includes("--if-stale") });
+  } catch (err) {
+    console.error(`build: ${err.message}`);
+    process.exit(1);
+  }
+}
