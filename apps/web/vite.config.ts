@@ -9,5 +9,15 @@ export default defineConfig({
     port: 5173,
     proxy: { "/api": { target: process.env.API_URL ?? "http://127.0.0.1:3000", changeOrigin: false } },
   },
-  build: { outDir: "dist", sourcemap: true },
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+    rolldownOptions: {
+      treeshake: {
+        // @unheard/shared is side-effect free (constants, messages, zod schemas), but its package does not say so:
+        // without this, importing MESSAGES from its index would bring every schema, and zod, into the first load.
+        moduleSideEffects: (id) => (/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined),
+      },
+    },
+  },
 });

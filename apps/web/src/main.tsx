@@ -2,8 +2,8 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
-import { Toaster } from "sonner";
 import { queryClient } from "./api/query-client";
+import { DeferredToaster, preloadToastsWhenIdle } from "./lib/toast";
 import { createAppRouter } from "./router";
 import "./index.css";
 
@@ -15,8 +15,9 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster theme="dark" position="top-center" richColors closeButton duration={4000} />
+        <DeferredToaster theme="dark" position="top-center" richColors closeButton duration={4000} />
       </QueryClientProvider>
     </StrictMode>,
   );
+  preloadToastsWhenIdle();
 }

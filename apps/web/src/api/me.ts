@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { defaultUsername, MESSAGES, type Me, meSchema, roleFlags } from "@unheard/shared";
+import { defaultUsername, MESSAGES, type Me, roleFlags } from "@unheard/shared";
 import { useEffect, useRef } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { api, isApiError } from "./api";
 import { applySongEvent, isSongQuery } from "./live";
 import { applyNotificationEvent, notificationKeys } from "./notifications";
@@ -66,6 +66,13 @@ async function fetchMe(): Promise<Me | null> {
   }
 }
 
+// zod and the shared schemas are not part of the first load: the 'me' event's schema is fetched when one arrives.
+let meSchemaModule: Promise<typeof import("./me-schema")> | undefined;
+const loadMeSchema = () => {
+  meSchemaModule ??= import("./me-schema");
+  return meSchemaModule;
+};
+
 /** The ['me'] query: loaded on start, refreshed on focus and reconnect like any query. */
 export const meQuery = queryOptions({ queryKey: meKey, queryFn: fetchMe, staleTime: 60_000, retry: 1 });
 
@@ -110,13 +117,26 @@ export function useLiveMe(): void {
     if (!streamKey || typeof EventSource === "undefined") return;
     opened.current = false;
     const source = new EventSource("/api/events");
+    let closed = false;
     const onMe = (e: MessageEvent<string>) => {
+      let data: unknown;
       try {
-        const parsed = meSchema.safeParse(JSON.parse(e.data));
-        if (parsed.success) queryClient.setQueryData(meKey, parsed.data);
+        data = JSON.parse(e.data);
       } catch {
         // A malformed event is ignored; the next one or a refetch corrects the cache.
+        return;
       }
+      // Events resolve in arrival order: they all wait on the same module promise.
+      loadMeSchema().then(
+        ({ meSchema }) => {
+          const parsed = meSchema.safeParse(data);
+          if (parsed.success && !closed) queryClient.setQueryData(meKey, parsed.data);
+        },
+        () => {
+          // The chunk failed to load (offline): as above, a refetch on reconnect corrects the cache.
+          meSchemaModule = undefined;
+        },
+      );
     };
     const onSong = (e: MessageEvent<string>) => {
       try {
@@ -149,6 +169,7 @@ export function useLiveMe(): void {
     source.addEventListener("notification", onNotification);
     source.addEventListener("open", onOpen);
     return () => {
+      closed = true;
       source.removeEventListener("me", onMe);
       source.removeEventListener("song", onSong);
       source.removeEventListener("notification", onNotification);

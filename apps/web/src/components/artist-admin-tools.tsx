@@ -4,7 +4,6 @@ import { clsx } from "clsx";
 import { BadgeCheck, Check, Link2, Merge, Search, ShieldCheck } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
 import { useAdminUsers } from "../api/admin";
 import {
   refreshAfterFold,
@@ -16,6 +15,7 @@ import {
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
 import { plural } from "../lib/format";
+import { toast } from "../lib/toast";
 import { ArtistAvatar } from "./artist-avatar";
 import { Button } from "./button";
 import { SwitchRow } from "./notification-switch";

@@ -1,9 +1,9 @@
 import { type Artist, MESSAGES, updateArtistSchema } from "@unheard/shared";
 import { useEffect } from "react";
 import { type FieldErrors, type Resolver, useForm } from "react-hook-form";
-import { toast } from "sonner";
 import { useUpdateArtist } from "../api/artists";
 import { handleFormError } from "../api/form-errors";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { TextArea } from "./moderation-text-area";
 import { DialogFrame } from "./reason-dialog";

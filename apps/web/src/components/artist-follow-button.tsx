@@ -1,10 +1,10 @@
 import { type Artist, MESSAGES } from "@unheard/shared";
 import { UserCheck, UserPlus } from "lucide-react";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { useFollowArtist } from "../api/artists";
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { useLoginPrompt } from "./login-prompt";
 

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
 import { loginPathFor } from "../lib/safe-next";
+import { toast } from "../lib/toast";
 
 /** Toast a "please login" message with a Login action that comes back to this page afterwards. */
 export function useLoginPrompt(): (message: string) => void {

@@ -1,35 +1,44 @@
-import { Menu, X } from "lucide-react";
-import { Dialog } from "radix-ui";
-import { useState } from "react";
-import { SideMenuContent } from "./side-menu";
+import { Menu } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 
-/** On small screens the full side menu (About, admin links, Sign Out) opens as a sheet from the left. */
+const loadSheet = () => import("./mobile-menu-sheet");
+const MobileMenuSheet = lazy(() => loadSheet().then((m) => ({ default: m.MobileMenuSheet })));
+
+const TRIGGER =
+  "grid size-10 shrink-0 place-items-center rounded-full text-zinc-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400";
+
+/**
+ * On small screens the full side menu (About, admin links, Sign Out) opens as a sheet from the left. Until the
+ * first press this is a plain button: the sheet (Radix dialog) loads then, fetched ahead on touch, hover or focus.
+ */
 export function MobileMenu() {
   const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  const icon = <Menu aria-hidden className="size-5" />;
+  const plain = (
+    <button
+      type="button"
+      aria-label="Open menu"
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      className={TRIGGER}
+      onPointerEnter={() => void loadSheet()}
+      onTouchStart={() => void loadSheet()}
+      onFocus={() => void loadSheet()}
+      onClick={() => {
+        setWanted(true);
+        setOpen(true);
+      }}
+    >
+      {icon}
+    </button>
+  );
+  if (!wanted) return plain;
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger
-        aria-label="Open menu"
-        className="grid size-10 shrink-0 place-items-center rounded-full text-zinc-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400"
-      >
-        <Menu aria-hidden className="size-5" />
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-sm data-[state=open]:animate-[fade-in_150ms_ease-out]" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 w-[17rem] max-w-[85vw] border-r border-white/[0.06] bg-zinc-950 shadow-2xl focus:outline-none data-[state=open]:animate-[slide-in-left_200ms_ease-out]"
-        >
-          <Dialog.Title className="sr-only">Menu</Dialog.Title>
-          <Dialog.Close
-            aria-label="Close menu"
-            className="absolute top-5 right-3 grid size-8 place-items-center rounded-full text-zinc-400 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400"
-          >
-            <X aria-hidden className="size-4" />
-          </Dialog.Close>
-          <SideMenuContent onNavigate={() => setOpen(false)} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Suspense fallback={plain}>
+      <MobileMenuSheet open={open} onOpenChange={setOpen} className={TRIGGER}>
+        {icon}
+      </MobileMenuSheet>
+    </Suspense>
   );
 }

@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { Notice } from "./notice";
 import { Panel } from "./page";

@@ -1,149 +1,75 @@
-import { MESSAGES } from "@unheard/shared";
 import { clsx } from "clsx";
-import { Bell, CheckCheck, LoaderCircle, Settings } from "lucide-react";
-import { Popover } from "radix-ui";
-import { useState } from "react";
-import { Link } from "react-router";
-import { toast } from "sonner";
-import { handleError } from "../api/handle-error";
+import { Bell } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { useMe } from "../api/me";
-import { useMarkNotificationsRead, useNotifications, useUnreadCount } from "../api/notifications";
-import { Button } from "./button";
-import { NotificationItem } from "./notification-item";
+import { useUnreadCount } from "../api/notifications";
 
-/** The bell with the unread count (signed in only); it opens the newest notifications. Live over /api/events. */
+const loadPopover = () => import("./notification-popover");
+const NotificationPopover = lazy(() => loadPopover().then((m) => ({ default: m.NotificationPopover })));
+
+/**
+ * The bell with the unread count (signed in only); it opens the newest notifications. Live over /api/events.
+ * Until the first press it is a plain button: the popover (Radix popper, the list, date-fns) loads then, and is
+ * fetched ahead on hover or focus.
+ */
 export function NotificationBell({ align = "end", className }: { align?: "start" | "end"; className?: string }) {
   const { me } = useMe();
   const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
   const unread = useUnreadCount(Boolean(me?.id));
   if (!me?.id) return null;
   const count = unread.data ?? 0;
-  return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger
-        aria-label={count > 0 ? `Notifications, ${count} unread` : "Notifications"}
-        className={clsx(
-          "relative grid size-10 shrink-0 place-items-center rounded-full text-zinc-300 transition-colors hover:bg-white/10 hover:text-white",
-          "focus-visible:outline-2 focus-visible:outline-violet-400 data-[state=open]:bg-white/10 data-[state=open]:text-white",
-          className,
-        )}
-      >
-        <Bell aria-hidden className="size-5" />
-        {count > 0 ? (
-          <span
-            aria-hidden
-            data-testid="notification-count"
-            className="absolute top-1 right-0.5 grid h-[18px] min-w-[18px] place-items-center rounded-full bg-fuchsia-500 px-1 text-[10px] leading-none font-bold text-white ring-2 ring-zinc-950"
-          >
-            {count > 99 ? "99+" : count}
-          </span>
-        ) : null}
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align={align}
-          sideOffset={8}
-          collisionPadding={12}
-          aria-label="Notifications"
-          className="z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[min(24rem,calc(100vw-1.5rem))] flex-col overflow-hidden rounded-2xl border border-white/10 bg-zinc-900 shadow-2xl shadow-black/60 focus:outline-none data-[state=open]:animate-[fade-in_150ms_ease-out]"
-        >
-          <NotificationPanel unread={count} onNavigate={() => setOpen(false)} />
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+  const label = count > 0 ? `Notifications, ${count} unread` : "Notifications";
+  const classes = clsx(
+    "relative grid size-10 shrink-0 place-items-center rounded-full text-zinc-300 transition-colors hover:bg-white/10 hover:text-white",
+    "focus-visible:outline-2 focus-visible:outline-violet-400 data-[state=open]:bg-white/10 data-[state=open]:text-white",
+    className,
   );
-}
-
-/** The open list: header with 'Mark all read', the notifications, 'Load more', and a link to the settings. */
-function NotificationPanel({ unread, onNavigate }: { unread: number; onNavigate: () => void }) {
-  const list = useNotifications(true);
-  const markRead = useMarkNotificationsRead();
-  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
-
-  const markAll = async () => {
-    try {
-      await markRead.mutateAsync("all");
-      toast.success(MESSAGES.notificationsMarkedRead);
-    } catch (err) {
-      handleError(err, "Failed to mark notifications as read");
-    }
-  };
-
-  return (
+  const icon = (
     <>
-      <div className="flex items-center justify-between gap-3 border-b border-white/[0.06] px-4 py-3">
-        <h2 className="text-sm font-semibold text-white">Notifications</h2>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="-mr-2"
-          icon={<CheckCheck aria-hidden className="size-4" />}
-          disabled={unread === 0 || (markRead.isPending && markRead.variables === "all")}
-          onClick={() => void markAll()}
+      <Bell aria-hidden className="size-5" />
+      {count > 0 ? (
+        <span
+          aria-hidden
+          data-testid="notification-count"
+          className="absolute top-1 right-0.5 grid h-[18px] min-w-[18px] place-items-center rounded-full bg-fuchsia-500 px-1 text-[10px] leading-none font-bold text-white ring-2 ring-zinc-950"
         >
-          Mark all read
-        </Button>
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
-        {list.isPending ? (
-          <p role="status" className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-zinc-400">
-            <LoaderCircle aria-hidden className="size-4 animate-spin text-violet-300" />
-            Loading notifications…
-          </p>
-        ) : list.isError && items.length === 0 ? (
-          <div className="flex flex-col items-center gap-3 px-4 py-8 text-center">
-            <p role="alert" className="text-sm text-rose-200">
-              Notifications could not be loaded.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : items.length === 0 ? (
-          <div className="flex flex-col items-center gap-1.5 px-6 py-10 text-center">
-            <span className="mb-1 grid size-10 place-items-center rounded-full bg-violet-500/15 text-violet-300">
-              <Bell aria-hidden className="size-5" />
-            </span>
-            <p className="text-sm font-medium text-zinc-200">No notifications yet</p>
-            <p className="text-xs text-zinc-500">Follow artists to hear about their new songs here.</p>
-          </div>
-        ) : (
-          <ul aria-label="Recent notifications" className="divide-y divide-white/[0.04]">
-            {items.map((n) => (
-              <NotificationItem
-                key={n.id}
-                notification={n}
-                onOpen={() => {
-                  if (!n.read) markRead.mutate(n.id);
-                  onNavigate();
-                }}
-              />
-            ))}
-          </ul>
-        )}
-        {list.hasNextPage ? (
-          <div className="flex justify-center border-t border-white/[0.04] p-3">
-            <Button
-              variant="secondary"
-              size="sm"
-              loading={list.isFetchingNextPage}
-              onClick={() => void list.fetchNextPage()}
-            >
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          </div>
-        ) : null}
-      </div>
-      <div className="border-t border-white/[0.06] px-4 py-2.5">
-        <Link
-          to="/profile#notifications"
-          onClick={onNavigate}
-          className="inline-flex items-center gap-1.5 rounded text-xs font-medium text-zinc-400 hover:text-zinc-100 focus-visible:outline-2 focus-visible:outline-violet-400"
-        >
-          <Settings aria-hidden className="size-3.5" />
-          Notification settings
-        </Link>
-      </div>
+          {count > 99 ? "99+" : count}
+        </span>
+      ) : null}
     </>
+  );
+  const plain = (
+    <button
+      type="button"
+      aria-label={label}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      data-state={open ? "open" : "closed"}
+      className={classes}
+      onPointerEnter={() => void loadPopover()}
+      onFocus={() => void loadPopover()}
+      onClick={() => {
+        setWanted(true);
+        setOpen(true);
+      }}
+    >
+      {icon}
+    </button>
+  );
+  if (!wanted) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <NotificationPopover
+        open={open}
+        onOpenChange={setOpen}
+        align={align}
+        unread={count}
+        label={label}
+        className={classes}
+      >
+        {icon}
+      </NotificationPopover>
+    </Suspense>
   );
 }

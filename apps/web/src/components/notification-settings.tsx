@@ -2,9 +2,9 @@ import { MESSAGES, NOTIFICATION_KINDS, type NotificationSettings } from "@unhear
 import { Bell } from "lucide-react";
 import { useEffect } from "react";
 import { useLocation } from "react-router";
-import { toast } from "sonner";
 import { handleError } from "../api/handle-error";
 import { useNotificationSettings, useSaveNotificationSettings } from "../api/notifications";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { NOTIFICATION_KIND_LABELS } from "./notification-item";
 import { SwitchRow } from "./notification-switch";

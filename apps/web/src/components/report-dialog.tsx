@@ -1,8 +1,8 @@
 import { MESSAGES, REPORT_REASONS, type Song } from "@unheard/shared";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { useReportSong } from "../api/songs";
+import { toast } from "../lib/toast";
 import { useLoginPrompt } from "./login-prompt";
 import { ReasonDialog } from "./reason-dialog";
 

@@ -1,10 +1,10 @@
 import { MESSAGES, type Song } from "@unheard/shared";
 import { ShieldCheck, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { handleError } from "../api/handle-error";
 import { useDeleteSong } from "../api/songs";
 import { useVerifySong } from "../api/votes";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { ConfirmDialog } from "./confirm-dialog";
 

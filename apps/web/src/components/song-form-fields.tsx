@@ -10,12 +10,12 @@ import {
   useState,
 } from "react";
 import { type UseFormReturn, useFieldArray } from "react-hook-form";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { useSoundcloudMatches } from "../api/songs";
 import { formatDuration } from "../lib/format";
 import type { SongFormValues } from "../lib/song-form";
+import { toast } from "../lib/toast";
 import { Button } from "./button";
 import { TextField } from "./text-field";
 

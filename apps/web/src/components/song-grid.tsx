@@ -7,7 +7,10 @@ import { SongCard } from "./song-card";
 /** The responsive song grid: 1, 2, 3 then 4 columns. */
 export const GRID_CLASS = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 md:gap-5";
 
-/** Grey placeholder cards while a grid loads. */
+/**
+ * Grey placeholder cards while a grid loads, laid out like <SongCard> (banner from `sm`, thumbnail and genre line
+ * on phones, title, artist, player row, date row), so the loaded cards take exactly their place: no layout shift.
+ */
 export function GridSkeleton({ count = 4, className }: { count?: number; className?: string }) {
   return (
     <div role="status" aria-label="Loading songs" className={clsx(GRID_CLASS, className)}>
@@ -15,13 +18,30 @@ export function GridSkeleton({ count = 4, className }: { count?: number; classNa
         <div
           // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
           key={i}
-          className="overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60"
+          className="flex flex-col overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60"
         >
-          <div className="aspect-[16/9] animate-pulse bg-white/[0.04]" />
-          <div className="flex flex-col gap-2.5 p-4">
-            <div className="h-4 w-2/3 animate-pulse rounded bg-white/[0.06]" />
-            <div className="h-3 w-1/2 animate-pulse rounded bg-white/[0.05]" />
-            <div className="mt-2 h-10 animate-pulse rounded-full bg-white/[0.04]" />
+          <div className="hidden aspect-[16/9] animate-pulse bg-white/[0.04] sm:block" />
+          <div className="flex flex-1 flex-col gap-3 p-4">
+            <div className="flex min-w-0 items-center gap-3">
+              <div className="size-14 shrink-0 animate-pulse rounded-xl bg-white/[0.04] sm:hidden" />
+              <div className="min-w-0 flex-1">
+                <div className="flex h-6 items-center">
+                  <div className="h-4 w-2/3 animate-pulse rounded bg-white/[0.06]" />
+                </div>
+                <div className="mt-0.5 flex h-5 items-center">
+                  <div className="h-3 w-1/2 animate-pulse rounded bg-white/[0.05]" />
+                </div>
+                <div className="mt-0.5 h-4 sm:hidden" />
+              </div>
+            </div>
+            <div className="flex h-10 items-center gap-3">
+              <div className="size-10 shrink-0 animate-pulse rounded-full bg-white/[0.06]" />
+              <div className="h-1 flex-1 rounded-full bg-white/[0.06]" />
+            </div>
+            <div className="mt-auto flex h-9 items-center justify-between pt-1">
+              <div className="h-3 w-24 animate-pulse rounded bg-white/[0.05]" />
+              <div className="size-8 animate-pulse rounded-full bg-white/[0.04]" />
+            </div>
           </div>
         </div>
       ))}

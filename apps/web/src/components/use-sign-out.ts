@@ -2,10 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { MESSAGES, TOAST_REDIRECT_DELAY_MS } from "@unheard/shared";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
 import { forgetSignedInUser, useLogout } from "../api/auth";
 import { handleError } from "../api/handle-error";
 import { sleep } from "../lib/sleep";
+import { toast } from "../lib/toast";
 
 /** Sign Out as the menus do it: call the API, toast, wait the spec's 600 ms, go home, then forget the user. */
 export function useSignOut(): { signOut: () => Promise<void>; pending: boolean } {

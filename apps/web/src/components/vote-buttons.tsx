@@ -1,14 +1,16 @@
 import { DOWNVOTE_REASONS, MESSAGES, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
 import { clsx } from "clsx";
 import { LoaderCircle, ThumbsDown, ThumbsUp } from "lucide-react";
-import { useState } from "react";
-import { toast } from "sonner";
+import { lazy, Suspense, useState } from "react";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
 import { useVote } from "../api/votes";
-import { DownvoteDialog } from "./downvote-dialog";
+import { toast } from "../lib/toast";
 import { useLoginPrompt } from "./login-prompt";
+
+// The reason dialog (Radix dialog) loads on the first downvote, not with every song card.
+const DownvoteDialog = lazy(() => import("./downvote-dialog").then((m) => ({ default: m.DownvoteDialog })));
 
 /** Net votes over the threshold as a progress bar ('2 / 3'). */
 export function VoteProgress({ song, className }: { song: Song; className?: string }) {
@@ -67,6 +69,8 @@ export function VoteButtons({
   const vote = useVote();
   const promptLogin = useLoginPrompt();
   const [downvoteOpen, setDownvoteOpen] = useState(false);
+  // Mounted from the first open on, so the dialog keeps its state like an always-mounted one.
+  const [downvoteWanted, setDownvoteWanted] = useState(false);
   const [busy, setBusy] = useState<Direction | null>(null);
 
   const send = async (
@@ -103,7 +107,10 @@ export function VoteButtons({
   const onDown = () => {
     if (!me) return promptLogin(MESSAGES.loginToVerify);
     if (song.myVote === "down") void send("none", "down");
-    else setDownvoteOpen(true);
+    else {
+      setDownvoteWanted(true);
+      setDownvoteOpen(true);
+    }
   };
 
   const own = song.isOwner;
@@ -130,13 +137,17 @@ export function VoteButtons({
         />
       </div>
       {own ? <p className="text-xs text-zinc-500">{MESSAGES.ownSongVote}</p> : null}
-      <DownvoteDialog
-        open={downvoteOpen}
-        onOpenChange={setDownvoteOpen}
-        songTitle={song.title}
-        submitting={busy === "down"}
-        onSubmit={(reason) => send("down", "down", reason)}
-      />
+      {downvoteWanted ? (
+        <Suspense fallback={null}>
+          <DownvoteDialog
+            open={downvoteOpen}
+            onOpenChange={setDownvoteOpen}
+            songTitle={song.title}
+            submitting={busy === "down"}
+            onSubmit={(reason) => send("down", "down", reason)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

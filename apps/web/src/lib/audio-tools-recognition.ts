@@ -1,11 +1,11 @@
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
 import { foundMatchesMessage, MESSAGES } from "@unheard/shared";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { type RecognitionCandidate, type RecognitionResult, recognizeFile, recognizePcm } from "../api/audio-tools";
 import { handleError } from "../api/handle-error";
 import { blockLevel, PcmRecording, RECOGNITION_SAMPLE_RATE, toPcm16 } from "./audio-tools-pcm";
 import { type Capture, startCapture } from "./audio-tools-recorder";
+import { toast } from "./toast";
 
 /** The page gives up after this long without a confident match (issue 8). */
 export const MAX_RECORDING_SECONDS = 15;

@@ -1,8 +1,26 @@
 import { MESSAGES } from "@unheard/shared";
-import { format, isValid, parse, parseISO } from "date-fns";
 
-/** The spec §9 display format, e.g. 'Mar 5, 2025'. */
+/** The spec §9 display format, e.g. 'Mar 5, 2025' (date-fns notation, for the pages that use date-fns). */
 export const DATE_FORMAT = "MMM d, yyyy";
+
+// Song cards show dates on the first screen: this file formats them without date-fns, which then loads only
+// with the pages that need more (relative times, other formats).
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A date as 'MMM d, yyyy' in local time, like date-fns `format(date, DATE_FORMAT)`. */
+export function formatDate(date: Date): string {
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${String(date.getFullYear()).padStart(4, "0")}`;
+}
+
+/** 'YYYY-MM-DD' as a local calendar date; undefined unless it names a real day. */
+function parseCalendarDate(value: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(year, month - 1, day);
+  date.setFullYear(year); // years 0-99 would otherwise map to 1900-1999
+  return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day ? date : undefined;
+}
 
 /**
  * A 'YYYY-MM-DD' release date as 'MMM d, yyyy'. Parsed as a local calendar date: `new Date("2025-03-05")`
@@ -10,15 +28,18 @@ export const DATE_FORMAT = "MMM d, yyyy";
  */
 export function formatReleaseDate(value: string | null | undefined, fallback: string = MESSAGES.releaseDateUnknown) {
   if (!value) return fallback;
-  const date = parse(value, "yyyy-MM-dd", new Date());
-  return isValid(date) ? format(date, DATE_FORMAT) : fallback;
+  const date = parseCalendarDate(value);
+  return date ? formatDate(date) : fallback;
 }
 
-/** An ISO timestamp as 'MMM d, yyyy'. */
+/** An ISO timestamp as 'MMM d, yyyy' (a bare 'YYYY-MM-DD' counts as that local day, as date-fns parseISO has it). */
 export function formatTimestamp(value: string | null | undefined, fallback: string = MESSAGES.dateNotSet): string {
   if (!value) return fallback;
-  const date = parseISO(value);
-  return isValid(date) ? format(date, DATE_FORMAT) : fallback;
+  const day = parseCalendarDate(value);
+  if (day) return formatDate(day);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return fallback;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? fallback : formatDate(date);
 }
 
 /** Seconds as m:ss (h:mm:ss past an hour); unknown or negative shows 0:00. */

@@ -1,7 +1,6 @@
 import { MESSAGES, type Me, SEARCH_DEBOUNCE_MS } from "@unheard/shared";
 import { Search, UserRoundSearch } from "lucide-react";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
 import { type AdminUser, type AssignableRole, useAdminUsers, useLetUserIn, useSetRole } from "../api/admin";
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
@@ -13,6 +12,7 @@ import { type Column, DataTable } from "../components/moderation-table";
 import { PageHeader } from "../components/page";
 import { ROLE_LABELS, RoleBadge } from "../components/role-badge";
 import { Spinner } from "../components/spinner";
+import { toast } from "../lib/toast";
 
 /**
  * The roles `viewer` may give `target` (mirrors the API's rule): nobody changes a super admin or

@@ -1,6 +1,5 @@
 import { MESSAGES } from "@unheard/shared";
 import { Check, Inbox, UserCheck, UserX } from "lucide-react";
-import { toast } from "sonner";
 import { handleError } from "../api/handle-error";
 import { useApproveWaitlistEntry, useWaitlist, type WaitlistEntry } from "../api/waitlist";
 import { Button, LinkButton } from "../components/button";
@@ -9,6 +8,7 @@ import { EmptyState, LoadError, Pill } from "../components/moderation-states";
 import { type Column, DataTable } from "../components/moderation-table";
 import { PageHeader } from "../components/page";
 import { Spinner } from "../components/spinner";
+import { toast } from "../lib/toast";
 
 /** /admin/waitlist (admin): everyone waiting, oldest first, with Approve. */
 export function AdminWaitlistPage() {

@@ -2,7 +2,6 @@ import { type Artist, MESSAGES, TOAST_REDIRECT_DELAY_MS } from "@unheard/shared"
 import { BadgeCheck, Pencil, RefreshCw, Users } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { useArtist } from "../api/artists";
 import { ArtistAdminTools } from "../components/artist-admin-tools";
@@ -16,6 +15,7 @@ import { Notice } from "../components/notice";
 import { PageHeader, usePageTitle } from "../components/page";
 import { Spinner } from "../components/spinner";
 import { plural } from "../lib/format";
+import { toast } from "../lib/toast";
 
 /** /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, and the track grid. */
 export function ArtistPage() {

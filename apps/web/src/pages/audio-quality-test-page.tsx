@@ -2,7 +2,6 @@ import { MESSAGES, type Song } from "@unheard/shared";
 import { FileMusic, LoaderCircle } from "lucide-react";
 import { type ChangeEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { api } from "../api/api";
 import { useFingerprintStatus } from "../api/audio-tools";
 import { QualityReport, type ReportSource } from "../components/audio-tools-quality-report";
@@ -13,6 +12,7 @@ import { PageHeader, Panel } from "../components/page";
 import type { AudioReport } from "../lib/audio-tools-analysis";
 import { analyzeInBackground } from "../lib/audio-tools-analysis-client";
 import { decodeAudio } from "../lib/audio-tools-decode";
+import { toast } from "../lib/toast";
 
 /** What the page is doing: nothing yet, a step of the analysis, the report, or why it stopped. */
 type Run =

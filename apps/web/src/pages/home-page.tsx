@@ -2,7 +2,6 @@ import { MESSAGES } from "@unheard/shared";
 import { SearchX, Sparkles, Waves } from "lucide-react";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { toast } from "sonner";
 import {
   DEFAULT_FILTERS,
   type FeedFilters,
@@ -16,6 +15,7 @@ import { FeedFilterBar } from "../components/filters";
 import { PageHeader } from "../components/page";
 import { SongCard } from "../components/song-card";
 import { EmptyState, SongGrid } from "../components/song-grid";
+import { toast } from "../lib/toast";
 
 const TRENDING_LIMIT = 8;
 const NEWEST_LIMIT = 12;
@@ -95,6 +95,7 @@ function Feeds() {
           <SongGrid
             query={trending}
             errorMessage={FEED_FAILED}
+            skeletonCount={TRENDING_LIMIT}
             empty={
               <EmptyState title={filtered ? "Nothing trending for these filters" : "Nothing trending this week yet"}>
                 Songs people favourite this week show up here.
@@ -107,7 +108,7 @@ function Feeds() {
           <SongGrid
             query={newest}
             errorMessage={FEED_FAILED}
-            skeletonCount={8}
+            skeletonCount={NEWEST_LIMIT}
             empty={
               <EmptyState title={filtered ? "No songs match these filters" : "No songs yet"}>
                 {filtered ? "Try another genre or release filter." : "Verified songs appear here."}

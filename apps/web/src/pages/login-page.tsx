@@ -3,7 +3,6 @@ import { emailOnlySchema, loginSchema, MESSAGES, TOAST_REDIRECT_DELAY_MS } from 
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { useForgotPassword, useLogin, useResendVerification } from "../api/auth";
 import { handleFormError } from "../api/form-errors";
@@ -15,6 +14,7 @@ import { Notice } from "../components/notice";
 import { TextField } from "../components/text-field";
 import { safeNextPath } from "../lib/safe-next";
 import { sleep } from "../lib/sleep";
+import { toast } from "../lib/toast";
 
 // The spec has no wording for a failed resend; this stays local until the catalogue has one.
 const RESEND_FAILED = "Failed to send verification email";

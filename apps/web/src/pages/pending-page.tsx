@@ -1,7 +1,6 @@
 import { MESSAGES, VERIFICATION_THRESHOLD } from "@unheard/shared";
 import { CheckCheck, Inbox } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
 import { usePendingSongs } from "../api/songs";
@@ -11,6 +10,7 @@ import { ConfirmDialog } from "../components/confirm-dialog";
 import { PageHeader } from "../components/page";
 import { DeleteSongButton, VerifyButton } from "../components/song-admin-actions";
 import { EmptyState, SongGrid, songsOf } from "../components/song-grid";
+import { toast } from "../lib/toast";
 
 // The spec has no wording for a failed load of this list.
 const PENDING_FAILED = "Could not load pending songs";

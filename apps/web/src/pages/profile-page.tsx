@@ -4,7 +4,6 @@ import { Mic2, Pencil, Trophy, Upload as UploadIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
-import { toast } from "sonner";
 import { useChangePassword, useUpdateProfile } from "../api/auth";
 import { handleFormError } from "../api/form-errors";
 import { useMe } from "../api/me";
@@ -17,6 +16,7 @@ import { Spinner } from "../components/spinner";
 import { TextField } from "../components/text-field";
 import { PROFILE_FIELDS, type ProfileForm, profileResolver } from "../lib/profile-form";
 import { loginPathFor } from "../lib/safe-next";
+import { toast } from "../lib/toast";
 
 function emptyForm(me: Me): ProfileForm {
   return { username: me.username, currentPassword: "", newPassword: "", confirmPassword: "" };

@@ -2,7 +2,6 @@ import { MESSAGES, type Report } from "@unheard/shared";
 import { Check, Eye, EyeOff, Flag, ShieldCheck, X } from "lucide-react";
 import { useId } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
 import { handleError } from "../api/handle-error";
 import { useProcessReport, useReports, useSetSongHidden } from "../api/moderation";
 import { Button, LinkButton } from "../components/button";
@@ -10,6 +9,7 @@ import { formatDate, REPORT_REASON_LABELS } from "../components/moderation-forma
 import { EmptyState, LoadError, Pill } from "../components/moderation-states";
 import { PageHeader } from "../components/page";
 import { Spinner } from "../components/spinner";
+import { toast } from "../lib/toast";
 
 /** /reports (admin): the pending reports, oldest first, with View Song, Hide, Reject and Resolve. */
 export function ReportsPage() {

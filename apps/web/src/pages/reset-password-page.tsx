@@ -2,7 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { MESSAGES, resetPasswordSchema, TOAST_REDIRECT_DELAY_MS } from "@unheard/shared";
 import { useForm } from "react-hook-form";
 import { useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { useResetPassword } from "../api/auth";
 import { handleFormError } from "../api/form-errors";
 import { AuthCard } from "../components/auth-card";
@@ -10,6 +9,7 @@ import { Button, LinkButton } from "../components/button";
 import { Notice } from "../components/notice";
 import { TextField } from "../components/text-field";
 import { sleep } from "../lib/sleep";
+import { toast } from "../lib/toast";
 
 // The catalogue's 'Failed to reset email' is about sending the e-mail; this is about the new password.
 const RESET_FAILED = "Failed to reset password";

@@ -3,7 +3,6 @@ import { Save } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { type Path, useForm } from "react-hook-form";
 import { useNavigate, useParams } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { useMe } from "../api/me";
@@ -21,6 +20,7 @@ import {
   type SongFormValues,
   toEditInput,
 } from "../lib/song-form";
+import { toast } from "../lib/toast";
 
 /** /songs/:id/edit: owners and admins change a song directly; verified contributors' edits go to review. */
 export function SongEditPage() {

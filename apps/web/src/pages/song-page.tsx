@@ -23,7 +23,6 @@ import {
 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { useMe } from "../api/me";
 import { useSong, useSongHistory, wasDeletedHere } from "../api/songs";
@@ -33,7 +32,7 @@ import { FavoriteButton } from "../components/favorite-button";
 import { useLoginPrompt } from "../components/login-prompt";
 import { Notice } from "../components/notice";
 import { PageHeader, Panel, usePageTitle } from "../components/page";
-import { ReportDialog } from "../components/report-dialog";
+import { ReportDialog } from "../components/report-dialog-lazy";
 import { DeleteSongButton, VerifyButton } from "../components/song-admin-actions";
 import { ArtistLinks, GenreChip } from "../components/song-card";
 import { SongCover } from "../components/song-cover";
@@ -41,6 +40,7 @@ import { Spinner } from "../components/spinner";
 import { VoteButtons, VoteProgress } from "../components/vote-buttons";
 import { formatReleaseDate, formatTimestamp, plural } from "../lib/format";
 import { loginPathFor } from "../lib/safe-next";
+import { toast } from "../lib/toast";
 
 const HIDDEN_NOTICE = "This song is hidden";
 

@@ -10,7 +10,6 @@ import {
 import { ArrowLeft, Plus, Trash2 } from "lucide-react";
 import { type FieldErrors, type Resolver, useFieldArray, useForm } from "react-hook-form";
 import { Link, useNavigate, useParams } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { suggestEditSongQuery, useSuggestEdit } from "../api/moderation";
@@ -23,6 +22,7 @@ import { PageHeader, Panel } from "../components/page";
 import { Spinner } from "../components/spinner";
 import { TextField } from "../components/text-field";
 import { sleep } from "../lib/sleep";
+import { toast } from "../lib/toast";
 
 // The API accepts up to 10 artists (spec: a primary plus optional additional ones).
 const MAX_ARTISTS = 10;

@@ -4,7 +4,6 @@ import { CircleCheck, FileAudio, UploadCloud } from "lucide-react";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
 import { type Path, useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
-import { toast } from "sonner";
 import { isApiError } from "../api/api";
 import { handleError } from "../api/handle-error";
 import { useUploadSong } from "../api/songs";
@@ -14,6 +13,7 @@ import { PageHeader, Panel } from "../components/page";
 import { SongFields } from "../components/song-form-fields";
 import { formatBytes } from "../lib/format";
 import { EMPTY_SONG_FORM, formPath, type SongFormValues, toSongInput, uploadFormResolver } from "../lib/song-form";
+import { toast } from "../lib/toast";
 
 type Phase = { name: "form" } | { name: "uploading"; progress: number } | { name: "success"; song: Song };
 

@@ -1,13 +1,13 @@
 import { MESSAGES } from "@unheard/shared";
 import { BadgeCheck, CircleCheck, Hourglass, PartyPopper, ShieldCheck, Upload, Vote } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { toast } from "sonner";
 import { useMe } from "../api/me";
 import { LinkButton } from "../components/button";
 import { Notice } from "../components/notice";
 import { PageHeader, Panel } from "../components/page";
 import { Spinner } from "../components/spinner";
 import { WaitlistForm } from "../components/waitlist-form";
+import { toast } from "../lib/toast";
 
 /**
  * /waitlist: the public join form. The waitlist gate sends held users here; they see that their
