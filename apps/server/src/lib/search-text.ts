@@ -19,9 +19,20 @@ export function trigrams(text: string): Set<string> {
   return out;
 }
 
+// Ranking compares one query with hundreds of texts: its trigrams are worked out once.
+let lastQuery = "";
+let lastQueryTrigrams = new Set<string>();
+function queryTrigrams(text: string): Set<string> {
+  if (text !== lastQuery) {
+    lastQuery = text;
+    lastQueryTrigrams = trigrams(text);
+  }
+  return lastQueryTrigrams;
+}
+
 /** pg_trgm's similarity: shared trigrams over all trigrams of both. */
 export function similarity(a: string, b: string): number {
-  const ta = trigrams(a);
+  const ta = queryTrigrams(a);
   const tb = trigrams(b);
   if (ta.size === 0 || tb.size === 0) return 0;
   let shared = 0;

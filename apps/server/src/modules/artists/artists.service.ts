@@ -227,7 +227,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
     },
 
     /** Artists whose name matches a search, best first (shown above songs). */
-    async search(query: string, limit = 5): Promise<ArtistHit[]> {
+    async search(query: string, limit = 5, candidateSongIds?: string[]): Promise<ArtistHit[]> {
       const q = searchNormalize(query);
       if (!q) return [];
       // Names are stored as nameKey (lower-cased, accents kept); the fuzzy path below covers accents.
@@ -240,7 +240,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
         .where(sql<boolean>`username_key like ${pattern} escape '\\'`)
         .limit(50)
         .execute();
-      const songIds = (await songs.searchCandidateIds(query)).slice(0, 100);
+      const songIds = (candidateSongIds ?? (await songs.searchCandidates(query)).map((c) => c.id)).slice(0, 100);
       const viaSongs =
         songIds.length === 0
           ? []

@@ -10,10 +10,18 @@ export function createSearchService(deps: { songs: SongsService; artists: Artist
       q: { q: string; cursor?: string | undefined; limit: number },
       viewer: Viewer | undefined,
     ): Promise<{ artists: ArtistHit[]; songs: Song[]; nextCursor: string | null }> {
+      // One candidate search serves both: the songs, and the artists credited on them.
+      const candidates = await deps.songs.searchCandidates(q.q);
       const [page, artists] = await Promise.all([
-        deps.songs.search(q, viewer),
+        deps.songs.search(q, viewer, candidates),
         // Artists head the first page only.
-        q.cursor ? Promise.resolve([]) : deps.artists.search(q.q),
+        q.cursor
+          ? Promise.resolve([])
+          : deps.artists.search(
+              q.q,
+              5,
+              candidates.map((c) => c.id),
+            ),
       ]);
       return { artists, songs: page.items, nextCursor: page.nextCursor };
     },

@@ -51,6 +51,9 @@ export type SongCredits = {
   editor_name: string | null;
 };
 
+/** A song a search may return, with what ranking needs. */
+export type SearchCandidate = { id: string; title: string; favorite_count: number };
+
 /** A song row with its credits. */
 export type SongCardRow = SongRow & SongCredits;
 
@@ -298,7 +301,7 @@ export function createSongsRepo(database: Database) {
      * word that has one (of any, if none hold all). Only a query with no known word falls back to ranking
      * every song sharing a trigram with it.
      */
-    async searchCandidates(query: string, max: number): Promise<SongRow[]> {
+    async searchCandidates(query: string, max: number): Promise<SearchCandidate[]> {
       const q = searchNormalize(query);
       if (!q) return [];
       const groups: string[][] = [];
@@ -313,9 +316,10 @@ export function createSongsRepo(database: Database) {
       }
       if (groups.length === 0) ids = await songsSharingTrigrams(q, max);
       if (ids.length === 0) return [];
+      // What ranking needs; the page's cards are read afterwards.
       return db
         .selectFrom("song")
-        .selectAll()
+        .select(["id", "title", "favorite_count"])
         .where("id", "in", ids)
         .where("is_hidden", "=", false)
         .where("status", "=", "verified")

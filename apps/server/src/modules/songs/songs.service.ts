@@ -26,7 +26,7 @@ import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
-import type { FeedFilters, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
+import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
 export type SongFields = {
@@ -315,19 +315,20 @@ export function createSongsService(deps: {
       }
     },
 
-    /** Ids of songs a search may match (for artist search through song credits). */
-    async searchCandidateIds(query: string): Promise<string[]> {
-      return (await songs.searchCandidates(query, SEARCH_CANDIDATES)).map((r) => r.id);
+    /** Songs a search may return (ranked by `search`; their ids also find artists through credits). */
+    searchCandidates(query: string): Promise<SearchCandidate[]> {
+      return songs.searchCandidates(query, SEARCH_CANDIDATES);
     },
 
     /** Substring-, accent- and typo-tolerant search; exact title > prefix > fuzzy. */
     async search(
       q: { q: string; cursor?: string | undefined; limit: number },
       viewer: Viewer | undefined,
+      found?: SearchCandidate[],
     ): Promise<SongPage> {
       const query = searchNormalize(q.q);
       const offset = decodeOffset(q.cursor);
-      const candidates = await songs.searchCandidates(q.q, SEARCH_CANDIDATES);
+      const candidates = found ?? (await songs.searchCandidates(q.q, SEARCH_CANDIDATES));
       const artists = new Map<string, string[]>();
       for (const a of await songs.artistsOf(candidates.map((c) => c.id))) {
         const list = artists.get(a.song_id) ?? [];
@@ -346,9 +347,9 @@ export function createSongsService(deps: {
             Number(b.row.favorite_count) - Number(a.row.favorite_count) ||
             a.row.id.localeCompare(b.row.id),
         );
-      const page = scored.slice(offset, offset + q.limit).map((s) => s.row);
+      const page = scored.slice(offset, offset + q.limit).map((s) => s.row.id);
       return {
-        items: await hydrate(page, viewer),
+        items: await hydrate(await songs.findCards(page), viewer),
         nextCursor: scored.length > offset + q.limit ? encodeCursor({ o: offset + q.limit }) : null,
       };
     },
