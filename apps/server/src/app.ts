@@ -76,6 +76,9 @@ declare module "fastify" {
 /** How long a visitor's answer may be served from memory when no event has cleared it. */
 const PUBLIC_CACHE_TTL_MS = 10_000;
 
+/** How often likes older than a week are taken off trending. */
+const TRENDING_REFRESH_MS = 10 * 60 * 1000;
+
 /** Answers slower than this are logged at warn. */
 const SLOW_REQUEST_MS = 1000;
 
@@ -278,7 +281,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       60 * 60 * 1000,
     );
     timer.unref();
-    app.addHook("onClose", async () => clearInterval(timer));
+    // Trending counts the week's likes on each song; likes that age out of the week are taken off here.
+    const refresh = () => {
+      songsService.refreshTrending().catch((err) => app.log.error({ err }, "trending refresh failed"));
+    };
+    const trendingTimer = setInterval(refresh, TRENDING_REFRESH_MS);
+    trendingTimer.unref();
+    app.addHook("onReady", async () => refresh());
+    app.addHook("onClose", async () => {
+      clearInterval(timer);
+      clearInterval(trendingTimer);
+    });
   }
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 

@@ -93,6 +93,8 @@ export type SongTable = {
   upvotes: Int;
   downvotes: Int;
   favorite_count: Int;
+  /** Likes of the last 7 days (moved with each like; aged-out likes removed by a periodic refresh). */
+  week_likes: Int;
   report_count: Int;
   version: Int;
   is_hidden: Bool;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { member, upload, verify } from "../../test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+import { createSongsRepo } from "./songs.repo.js";
 
 // Visitors' answers come from the public cache with ETags; members' answers are computed per request and
 // tagged too; sessions are read on the fast path but expired or tampered ones never pass.
@@ -52,6 +53,43 @@ describeEachDialect("HTTP caching and sessions", (dialect) => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
     const feed = (await get("/api/songs?feed=trending")).json();
     expect(feed.items.map((s: { id: string }) => s.id)).toEqual([songId]);
+  });
+
+  it("keeps this week's likes on the song and takes aged-out likes off when refreshed", async () => {
+    const weekLikes = async () =>
+      Number(
+        (
+          await ctx.database.db
+            .selectFrom("song")
+            .select("week_likes")
+            .where("id", "=", songId)
+            .executeTakeFirstOrThrow()
+        ).week_likes,
+      );
+    const other = await member(ctx, "weekly@example.com");
+    const before = await weekLikes();
+    const put = () =>
+      ctx.app.inject({ method: "PUT", url: `/api/songs/${songId}/favorite`, headers: { cookie: other.cookie } });
+    const del = () =>
+      ctx.app.inject({ method: "DELETE", url: `/api/songs/${songId}/favorite`, headers: { cookie: other.cookie } });
+    await put();
+    await put();
+    expect(await weekLikes()).toBe(before + 1);
+    await del();
+    expect(await weekLikes()).toBe(before);
+    // A like from last month: unliking it leaves this week's count alone.
+    await put();
+    const monthAgo = new Date(Date.now() - 30 * 864e5).toISOString();
+    await ctx.database.db
+      .updateTable("favorite")
+      .set({ created_at: monthAgo })
+      .where("user_id", "=", other.id)
+      .execute();
+    expect(await weekLikes()).toBe(before + 1);
+    await createSongsRepo(ctx.database).refreshWeekLikes();
+    expect(await weekLikes()).toBe(before);
+    await del();
+    expect(await weekLikes()).toBe(before);
   });
 
   it("answers members privately, with their own state, and 304 when unchanged", async () => {

@@ -236,23 +236,15 @@ export function createSongsRepo(database: Database) {
     },
 
     /** Songs liked in the last 7 days, most recent likes first, then earliest release (spec §9). */
+    /** Most liked this week (song.week_likes, from song_trending_idx), then earliest release (spec §9). */
     async trending(f: FeedFilters, offset: number, limit: number): Promise<SongCardRow[]> {
-      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
-      const recent = db
-        .selectFrom("favorite")
-        .select(["favorite.song_id", sql<number>`count(*)`.as("recent_likes")])
-        .where("favorite.created_at", ">=", weekAgo)
-        // Grouped on the column, SQLite walks all of favorite_song_idx; on an expression it range-scans the
-        // week in favorite_created_idx (covering) instead, so the cost follows the week's likes, not all likes.
-        .groupBy(dialect === "sqlite" ? sql`+favorite.song_id` : sql`favorite.song_id`)
-        .as("recent");
-      // Rank first, then read the page's cards: credits are looked up for the page only, not every liked song.
+      // Rank first, then read the page's cards: credits are looked up for the page only.
       const ranked = await db
-        .selectFrom(recent)
-        .innerJoin("song", "song.id", "recent.song_id")
+        .selectFrom("song")
         .select("song.id")
         .where((eb) => filterExpr(eb, f))
-        .orderBy("recent.recent_likes", "desc")
+        .where("song.week_likes", ">", 0)
+        .orderBy("song.week_likes", "desc")
         .orderBy(sql`song.release_date is null`)
         .orderBy("song.release_date", "asc")
         .orderBy("song.id")
@@ -260,6 +252,27 @@ export function createSongsRepo(database: Database) {
         .limit(limit)
         .execute();
       return this.findCards(ranked.map((r) => r.id));
+    },
+
+    /**
+     * Take likes that have aged out of the week off song.week_likes (and repair any drift): recounts the
+     * songs that had or have likes this week. Idempotent; every instance may run it.
+     */
+    async refreshWeekLikes(): Promise<number> {
+      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
+      const res = await db
+        .updateTable("song")
+        .set({
+          week_likes: sql<number>`(select count(*) from favorite f where f.song_id = song.id and f.created_at >= ${weekAgo})`,
+        })
+        .where((eb) =>
+          eb.or([
+            eb("week_likes", ">", 0),
+            eb("id", "in", eb.selectFrom("favorite").select("song_id").where("created_at", ">=", weekAgo)),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows);
     },
 
     /** Songs with their credits, in the order of `ids`. */

@@ -37,7 +37,8 @@ export type SongFields = {
   soundcloudUrl: string | null;
 };
 
-const SEARCH_CANDIDATES = 300;
+// Candidates ranked per search: the index orders them by relevance first, so the best are among these.
+const SEARCH_CANDIDATES = 120;
 
 /** Song rules: upload, read, feeds, search, favourites, edit, delete. */
 export function createSongsService(deps: {
@@ -259,6 +260,9 @@ export function createSongsService(deps: {
   return {
     hydrate,
     personalize,
+
+    /** Take likes older than a week off trending (run periodically). */
+    refreshTrending: () => songs.refreshWeekLikes(),
     get: one,
     applyEdit,
 
@@ -530,6 +534,9 @@ export function createSongsService(deps: {
       await visibleFlags(id, viewer);
       const state = await database.tx(async (trx) => {
         let changed = false;
+        // Whether the like added or removed counts for this week's trending.
+        let thisWeek = false;
+        const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
         if (want) {
           const res = await trx
             .insertInto("favorite")
@@ -537,19 +544,25 @@ export function createSongsService(deps: {
             .onConflict((oc) => oc.columns(["user_id", "song_id"]).doNothing())
             .executeTakeFirst();
           changed = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+          thisWeek = changed;
         } else {
-          const res = await trx
+          const removed = await trx
             .deleteFrom("favorite")
             .where("song_id", "=", id)
             .where("user_id", "=", viewer.id)
+            .returning("created_at")
             .executeTakeFirst();
-          changed = Number(res.numDeletedRows) > 0;
+          changed = removed !== undefined;
+          thisWeek = removed !== undefined && toIso(removed.created_at) >= weekAgo;
         }
-        // The counter moves with the row, in this transaction; RETURNING saves reading it back.
+        // The counters move with the row, in this transaction; RETURNING saves reading them back.
         const row = changed
           ? await trx
               .updateTable("song")
-              .set((eb) => ({ favorite_count: eb("favorite_count", "+", want ? 1 : -1) }))
+              .set((eb) => ({
+                favorite_count: eb("favorite_count", "+", want ? 1 : -1),
+                ...(thisWeek ? { week_likes: eb("week_likes", "+", want ? 1 : -1) } : {}),
+              }))
               .where("id", "=", id)
               .returning("favorite_count")
               .executeTakeFirstOrThrow()
