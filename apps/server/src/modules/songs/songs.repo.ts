@@ -256,23 +256,29 @@ export function createSongsRepo(database: Database) {
 
     /**
      * Take likes that have aged out of the week off song.week_likes (and repair any drift): recounts the
-     * songs that had or have likes this week. Idempotent; every instance may run it.
+     * songs that have likes since a day before the week began (so also those whose likes just aged out) or
+     * still show some. In chunks, yielding between them, so a large site's refresh never holds the event
+     * loop (or the SQLite connection) for long. Idempotent; every instance may run it.
      */
     async refreshWeekLikes(): Promise<number> {
       const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
-      const res = await db
-        .updateTable("song")
-        .set({
-          week_likes: sql<number>`(select count(*) from favorite f where f.song_id = song.id and f.created_at >= ${weekAgo})`,
-        })
-        .where((eb) =>
-          eb.or([
-            eb("week_likes", ">", 0),
-            eb("id", "in", eb.selectFrom("favorite").select("song_id").where("created_at", ">=", weekAgo)),
-          ]),
-        )
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows);
+      const since = new Date(Date.now() - 8 * 864e5).toISOString();
+      const [liked, shown] = await Promise.all([
+        db.selectFrom("favorite").select("song_id").distinct().where("created_at", ">=", since).execute(),
+        db.selectFrom("song").select("id").where("week_likes", ">", 0).execute(),
+      ]);
+      const ids = [...new Set([...liked.map((r) => r.song_id), ...shown.map((r) => r.id)])];
+      for (let i = 0; i < ids.length; i += 500) {
+        await db
+          .updateTable("song")
+          .set({
+            week_likes: sql<number>`(select count(*) from favorite f where f.song_id = song.id and f.created_at >= ${weekAgo})`,
+          })
+          .where("id", "in", ids.slice(i, i + 500))
+          .execute();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return ids.length;
     },
 
     /** Songs with their credits, in the order of `ids`. */
@@ -329,14 +335,17 @@ export function createSongsRepo(database: Database) {
       }
       if (groups.length === 0) ids = await songsSharingTrigrams(q, max);
       if (ids.length === 0) return [];
-      // What ranking needs; the page's cards are read afterwards.
-      return db
+      // What ranking needs; the page's cards are read afterwards. Visibility is checked here, not in SQL:
+      // given status and is_hidden, SQLite's planner walks a status index over the whole catalogue instead
+      // of looking the ids up by key (35 ms instead of 0.2 ms at 100,000 songs).
+      const rows = await db
         .selectFrom("song")
-        .select(["id", "title", "favorite_count"])
+        .select(["id", "title", "favorite_count", "status", "is_hidden"])
         .where("id", "in", ids)
-        .where("is_hidden", "=", false)
-        .where("status", "=", "verified")
         .execute();
+      return rows
+        .filter((r) => r.status === "verified" && !r.is_hidden)
+        .map((r) => ({ id: r.id, title: r.title, favorite_count: r.favorite_count }));
     },
 
     /** Spec §9 recommendation sources. */
