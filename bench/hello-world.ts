@@ -1,9 +1,11 @@
-// A bare Fastify hello-world: the ceiling the API benchmark compares every scenario with. Its own process.
+// The reference for bench:api: a bare Fastify server answering GET / with {"hello":"world"}, in its own process,
+// measured in the same run as the app so its figures share the machine's state.
 import Fastify from "fastify";
 
 const app = Fastify({ logger: false });
 app.get("/", async () => ({ hello: "world" }));
-await app.listen({ port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
-const address = app.server.address();
-process.stdout.write(`listening ${typeof address === "object" && address ? address.port : ""}\n`);
-process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
+await app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST ?? "127.0.0.1" });
+
+const close = () => void app.close().then(() => process.exit(0));
+process.on("SIGTERM", close);
+process.on("SIGINT", close);
