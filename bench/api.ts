@@ -10,6 +10,7 @@
 //   --songs=N         catalogue size (default 100000); --growth-sizes=A,B overrides the growth sizes
 //   --connections=N   (default 50; growth: 10)   --sessions=N   members signed in for the writes (default 200)
 import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { GENRES } from "@unheard/shared";
 import { type Check, checkCounters, checkWrites } from "./lib/api-check.js";
@@ -400,12 +401,19 @@ async function mainRun(): Promise<void> {
   ].join("\n");
   console.log(`\n${consoleTable(rows)}\n\n${consoleTable(extra)}\n\n${checkLines(checks).join("\n")}`);
   if (serverOutput) console.log(`\nserver output (warnings and errors):\n${summarizeLog(serverOutput)}`);
-  const dir = path.join(ROOT, "bench/results");
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `api-${dialect}.md`);
+  // Only the issue's setting replaces the committed figures; other sizes and shapes go to the temp dir.
+  const standard = size.songs === 100_000 && connections === 50 && seconds >= 5;
+  const file = resultFile(standard, `api-${dialect}`, `api-${dialect}-${size.songs}-songs-${connections}c-${seconds}s`);
   writeFileSync(file, md);
-  console.log(`\nWrote ${path.relative(ROOT, file)}`);
+  console.log(`\nWrote ${file.startsWith(ROOT) ? path.relative(ROOT, file) : file}`);
   if (checks.some((c) => !c.ok && !c.name.includes("RSS"))) process.exitCode = 1;
+}
+
+/** bench/results/<name>.md for a run in the issue's setting, else a file in the temp dir (dev runs). */
+function resultFile(standard: boolean, name: string, devName: string): string {
+  const dir = standard ? path.join(ROOT, "bench/results") : path.join(tmpdir(), "unheard-bench-results");
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${standard ? name : devName}.md`);
 }
 
 /** The server's warnings: "slow request" lines counted per route, anything else as it is (last 40 lines). */
@@ -485,10 +493,10 @@ async function growthRun(): Promise<void> {
     "",
   ].join("\n");
   console.log(`\n${md}`);
-  const file = path.join(ROOT, "bench/results", `growth-${dialect}.md`);
-  mkdirSync(path.dirname(file), { recursive: true });
+  const standard = sizes[0] === 10_000 && sizes[1] === 1_000_000;
+  const file = resultFile(standard, `growth-${dialect}`, `growth-${dialect}-${sizes.join("-")}`);
   writeFileSync(file, md);
-  console.log(`Wrote ${path.relative(ROOT, file)}`);
+  console.log(`Wrote ${file.startsWith(ROOT) ? path.relative(ROOT, file) : file}`);
 }
 
 await (growth ? growthRun() : mainRun());

@@ -76,12 +76,8 @@ const pgExec = (tool, toolArgs) => {
 let code = 1;
 try {
   pgExec("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
-  // Durability off: this cluster lives for one test run. PG_DURABLE=1 (the write benchmark) keeps the defaults.
-  const durability =
-    process.env.PG_DURABLE === "1"
-      ? "-c shared_buffers=256MB"
-      : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${durability} -c max_connections=300`;
+  // Durability off: this cluster lives for one test run.
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
   pgExec("pg_ctl", ["-D", dataDir, "-o", opts, "-l", path.join(dir, "server.log"), "-w", "start"]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   console.log(`PostgreSQL test cluster on port ${port}`);

@@ -76,6 +76,16 @@ export async function pgSql(url: string): Promise<Sql> {
 
 type Meta = SeedResult & { key: string; size: SeedSize; at: string };
 
+/** Remove cached seeds of the same dialect and catalogue size made by another seed version or migration set. */
+function pruneSuperseded(dir: string): void {
+  const name = path.basename(dir);
+  const prefix = /^.*?-\d+s-/.exec(name)?.[0];
+  if (!prefix) return;
+  for (const other of readdirSync(CACHE_ROOT))
+    if (other !== name && other.startsWith(prefix) && other.includes("-seed"))
+      rmSync(path.join(CACHE_ROOT, other), { recursive: true, force: true });
+}
+
 /** Seed (or reuse) SQLite and copy it for this run. */
 async function sqliteRun(size: SeedSize, fresh: boolean): Promise<RunDatabase> {
   const dir = path.join(CACHE_ROOT, cacheKey("sqlite", size));
@@ -88,6 +98,7 @@ async function sqliteRun(size: SeedSize, fresh: boolean): Promise<RunDatabase> {
   } else {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
+    pruneSuperseded(dir);
     process.stderr.write(`seeding SQLite: ${describe(size)}\n`);
     const result = await seedSqlite(path.join(dir, "seed.db.tmp"), size);
     renameSync(path.join(dir, "seed.db.tmp"), path.join(dir, "seed.db"));
@@ -169,7 +180,10 @@ async function postgresRun(size: SeedSize, fresh: boolean): Promise<RunDatabase>
   const metaFile = path.join(dir, "meta.json");
   mkdirSync(CACHE_ROOT, { recursive: true });
   chmodSync(CACHE_ROOT, 0o755);
-  if (fresh || !existsSync(metaFile)) rmSync(dir, { recursive: true, force: true });
+  if (fresh || !existsSync(metaFile)) {
+    rmSync(dir, { recursive: true, force: true });
+    pruneSuperseded(dir);
+  }
   const reused = existsSync(metaFile);
   let cluster: Cluster | undefined;
   try {
