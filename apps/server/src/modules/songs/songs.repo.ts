@@ -112,9 +112,10 @@ export function createSongsRepo(database: Database) {
         .execute();
       found = rows.map((r) => r.word);
     }
-    // The same test on both engines: close enough in pg_trgm's similarity, or holding the word.
+    // The same test on both engines: close enough in pg_trgm's similarity, or starting with the word ("dream"
+    // finds "dreams"; "the" must not bring "anthem" and "together", which only widens the song lookup).
     return found
-      .map((w) => ({ w, score: w.includes(word) ? 1 : similarity(word, w) }))
+      .map((w) => ({ w, score: w.startsWith(word) ? 1 : similarity(word, w) }))
       .filter((s) => s.score >= FUZZY_THRESHOLD)
       .sort((a, b) => b.score - a.score)
       .slice(0, SPELLINGS_KEPT)
