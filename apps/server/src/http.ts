@@ -38,9 +38,11 @@ export async function requireUserId(
 /** Visitors' answers may be stored but must be revalidated; the cookie decides who is a visitor. */
 const PUBLIC_CACHE_CONTROL = "public, no-cache";
 
-/** Send a cached public answer (see lib/public-cache.ts): 304 when the client holds it already. */
-export function sendPublic(req: FastifyRequest, reply: FastifyReply, cached: CachedBody): FastifyReply {
+/**
+ * Send a cached public answer (see lib/public-cache.ts) with its stored ETag; buildApp's onSend hook answers
+ * 304 when the client holds it already, as it does for every JSON GET.
+ */
+export function sendPublic(reply: FastifyReply, cached: CachedBody): FastifyReply {
   reply.header("etag", cached.etag).header("cache-control", PUBLIC_CACHE_CONTROL).header("vary", "cookie");
-  if (req.headers["if-none-match"] === cached.etag) return reply.code(304).send();
   return reply.type("application/json; charset=utf-8").send(cached.body);
 }

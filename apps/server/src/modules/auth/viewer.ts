@@ -3,7 +3,6 @@ import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.js";
 import { webHeaders } from "../../http.js";
 import type { UsersRepo } from "../users/users.repo.js";
-import { SESSION_COOKIE } from "./auth.js";
 import type { AuthService } from "./auth.service.js";
 import type { SessionReader, SessionUser } from "./session-reader.js";
 
@@ -17,11 +16,6 @@ export type Viewer = {
   /** Held back by the waitlist gate (DESIGN §5). */
   waitlisted: boolean;
 };
-
-/** Whether a Cookie header holds Better Auth's session cookie (`unheard.session_token`, or `__Secure-` prefixed). */
-export function hasSessionCookie(cookie: string | undefined): boolean {
-  return cookie?.includes(`${SESSION_COOKIE}=`) === true;
-}
 
 /** Resolves the viewer of a request and enforces sign-in, membership and admin rules. */
 export function createViewerResolver(deps: {
@@ -46,8 +40,7 @@ export function createViewerResolver(deps: {
   }
 
   async function viewer(req: FastifyRequest): Promise<Viewer | undefined> {
-    // Visitors carry no session cookie: answer them without a query.
-    if (!hasSessionCookie(req.headers.cookie)) return undefined;
+    // Visitors carry no session cookie: the reader answers them without a query.
     const read = await sessions.read(req.headers.cookie);
     if (read.kind === "user") return toViewer(read.user);
     if (read.kind === "none") return undefined;

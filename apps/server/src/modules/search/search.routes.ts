@@ -30,7 +30,7 @@ export function searchRoutes(
         () => deps.search.search(req.query, undefined),
         searchResultJson,
       );
-      if (!viewer) return sendPublic(req, reply, cached);
+      if (!viewer) return sendPublic(reply, cached);
       return { ...cached.value, songs: await deps.songs.personalize(cached.value.songs, viewer) };
     },
   );

@@ -82,7 +82,7 @@ export function songsRoutes(
         () => songsService.feed(req.query, undefined),
         songPageJson,
       );
-      if (!viewer) return sendPublic(req, reply, cached);
+      if (!viewer) return sendPublic(reply, cached);
       return { ...cached.value, items: await songsService.personalize(cached.value.items, viewer) };
     },
   );
@@ -124,7 +124,7 @@ export function songsRoutes(
         () => songsService.get(req.params.id, undefined),
         songJson,
       );
-      if (!viewer) return sendPublic(req, reply, cached);
+      if (!viewer) return sendPublic(reply, cached);
       const [song] = await songsService.personalize([cached.value], viewer);
       return song;
     },
