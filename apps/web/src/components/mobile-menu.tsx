@@ -1,5 +1,6 @@
 import { Menu } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
+import { useDeferredPopup } from "./lazy-dialog";
 
 const loadSheet = () => import("./mobile-menu-sheet");
 const MobileMenuSheet = lazy(() => loadSheet().then((m) => ({ default: m.MobileMenuSheet })));
@@ -12,24 +13,10 @@ const TRIGGER =
  * first press this is a plain button: the sheet (Radix dialog) loads then, fetched ahead on touch, hover or focus.
  */
 export function MobileMenu() {
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
+  const { open, setOpen, wanted, triggerProps } = useDeferredPopup(loadSheet);
   const icon = <Menu aria-hidden className="size-5" />;
   const plain = (
-    <button
-      type="button"
-      aria-label="Open menu"
-      aria-haspopup="dialog"
-      aria-expanded={open}
-      className={TRIGGER}
-      onPointerEnter={() => void loadSheet()}
-      onTouchStart={() => void loadSheet()}
-      onFocus={() => void loadSheet()}
-      onClick={() => {
-        setWanted(true);
-        setOpen(true);
-      }}
-    >
+    <button {...triggerProps} aria-label="Open menu" className={TRIGGER}>
       {icon}
     </button>
   );

@@ -1,8 +1,9 @@
 import { clsx } from "clsx";
 import { Bell } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
 import { useMe } from "../api/me";
 import { useUnreadCount } from "../api/notifications";
+import { useDeferredPopup } from "./lazy-dialog";
 
 const loadPopover = () => import("./notification-popover");
 const NotificationPopover = lazy(() => loadPopover().then((m) => ({ default: m.NotificationPopover })));
@@ -14,8 +15,7 @@ const NotificationPopover = lazy(() => loadPopover().then((m) => ({ default: m.N
  */
 export function NotificationBell({ align = "end", className }: { align?: "start" | "end"; className?: string }) {
   const { me } = useMe();
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
+  const { open, setOpen, wanted, triggerProps } = useDeferredPopup(loadPopover);
   const unread = useUnreadCount(Boolean(me?.id));
   if (!me?.id) return null;
   const count = unread.data ?? 0;
@@ -40,20 +40,7 @@ export function NotificationBell({ align = "end", className }: { align?: "start"
     </>
   );
   const plain = (
-    <button
-      type="button"
-      aria-label={label}
-      aria-haspopup="dialog"
-      aria-expanded={open}
-      data-state={open ? "open" : "closed"}
-      className={classes}
-      onPointerEnter={() => void loadPopover()}
-      onFocus={() => void loadPopover()}
-      onClick={() => {
-        setWanted(true);
-        setOpen(true);
-      }}
-    >
+    <button {...triggerProps} aria-label={label} data-state={open ? "open" : "closed"} className={classes}>
       {icon}
     </button>
   );
