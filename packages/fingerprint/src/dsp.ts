@@ -30,13 +30,15 @@ function besselI0(x: number): number {
 /** Filter quality of the resampler: zero crossings of the sinc on each side, Kaiser beta, phase table size. */
 const ZERO_CROSSINGS = 10;
 const KAISER_BETA = 8;
-const PHASES = 512;
+/** Fractional delays the resampling filter is tabulated at. */
+export const PHASES = 512;
 
-type Polyphase = { taps: number; half: number; table: Float32Array };
+/** A tabulated polyphase low-pass: `taps` coefficients per phase, centred `half` samples in. */
+export type Polyphase = { taps: number; half: number; table: Float32Array };
 const polyphaseCache = new Map<string, Polyphase>();
 
 /** A Kaiser-windowed sinc low-pass, tabulated at PHASES fractional delays (cached per rate pair). */
-function polyphaseFilter(fromRate: number, toRate: number): Polyphase {
+export function polyphaseFilter(fromRate: number, toRate: number): Polyphase {
   const key = `${fromRate}:${toRate}`;
   const cached = polyphaseCache.get(key);
   if (cached) return cached;

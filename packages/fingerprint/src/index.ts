@@ -9,3 +9,4 @@ export * from "./hashes.js";
 export * from "./match.js";
 export * from "./peaks.js";
 export * from "./quality.js";
+export * from "./stream.js";

@@ -38,6 +38,8 @@ export const MESSAGES = {
   audioTooLarge: "The audio file is too large",
   audioUnsupported: "Unsupported audio format. Please upload an MP3, WAV, OGG, Opus, FLAC, M4A/AAC or WebM file.",
   audioUndecodable: "We could not read that audio file. Please upload a valid, playable audio file.",
+  audioTruncated: "That audio file is incomplete: it ends before its own header says. Please upload the whole file.",
+  audioSilent: "That audio file is silent. Please upload the song itself.",
   invalidGenre: "Please choose a genre",
   invalidReleaseDate: "Please enter a valid release date",
   invalidSoundcloudUrl: "Only soundcloud.com and on.soundcloud.com links can be embedded",

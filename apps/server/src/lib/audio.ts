@@ -1,6 +1,14 @@
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createResampler, FINGERPRINT_SAMPLE_RATE } from "@unheard/fingerprint";
+import { MESSAGES } from "@unheard/shared";
 import { decodeChunked } from "audio-decode";
 import audioType from "audio-type";
+import { AudioDecodeError } from "./audio-errors.js";
+import { declaredLength } from "./audio-length.js";
+import { decodeWav, type PcmChunk } from "./audio-wav.js";
+
+export { AudioDecodeError } from "./audio-errors.js";
 
 /** The audio formats we accept, by what their bytes say (never by file name). */
 const FORMATS = {
@@ -34,14 +42,68 @@ export type AudioAnalysis = {
 /** Spec §9: a sample is silent when its absolute value is under 0.01. */
 export const SILENCE_LEVEL = 0.01;
 
-/** Longest stretch kept as samples for fingerprinting; statistics still cover the whole file. */
+/** The shortest audio accepted. */
+const MIN_SECONDS = 0.5;
+
+/** A file whose loudest sample stays under this (about -80 dBFS) holds no sound at all. */
+const SILENT_PEAK = 1e-4;
+
+/** Mono kept for matching, at the analysis rate: the first 20 minutes (26 MB at 5,512 Hz), whatever the file's length. */
 export const MAX_SAMPLE_SECONDS = 20 * 60;
 
-/** A decoded file: its measurements, and its mono samples (the first MAX_SAMPLE_SECONDS) for fingerprinting. */
-export type DecodedAudio = AudioAnalysis & { mono: Float32Array };
+/** Decoder delay (529) plus LAME's encoder delay (576): the lead-in an MP3 without a LAME tag decodes with. */
+const MP3_UNTAGGED_DELAY = 529 + 576;
 
-/** Decode a whole file chunk by chunk and measure it; throws if it is not decodable audio. */
-export async function decodeAudioFile(file: string, format: AudioFormat): Promise<DecodedAudio> {
+/** How much shorter than its headers promise a decode may be before the file counts as cut short. */
+const TRUNCATION_TOLERANCE = { ratio: 0.02, seconds: 0.1 };
+
+/** A decoded file: its measurements, and its mono mix at `monoRate` (the first MAX_SAMPLE_SECONDS). */
+export type DecodedAudio = AudioAnalysis & { mono: Float32Array; monoRate: number };
+
+/** Options of decodeAudioFile. */
+export type DecodeOptions = {
+  /** Rate of the kept mono and of `onMono` (default: the fingerprint's analysis rate). */
+  monoRate?: number;
+  /** Seconds of mono to keep (default MAX_SAMPLE_SECONDS); 0 keeps none. */
+  keepSeconds?: number;
+  /** Every stretch of mono at `monoRate`, in order, for consumers that stream the whole file (indexing). */
+  onMono?: (samples: Float32Array) => void;
+};
+
+/** The mean of the channels over samples [from, from + n). */
+function mixdown(data: Float32Array[], from: number, n: number): Float32Array {
+  const [a, b] = data as [Float32Array, Float32Array | undefined];
+  if (data.length === 1) return a.slice(from, from + n);
+  const mono = new Float32Array(n);
+  if (data.length === 2 && b) {
+    for (let i = 0; i < n; i++) mono[i] = ((a[from + i] as number) + (b[from + i] as number)) * 0.5;
+    return mono;
+  }
+  for (const ch of data) for (let i = 0; i < n; i++) mono[i] = (mono[i] as number) + (ch[from + i] ?? 0);
+  for (let i = 0; i < n; i++) mono[i] = (mono[i] as number) / data.length;
+  return mono;
+}
+
+/** The file's decoded chunks, by our WAV reader or the WASM decoders. */
+function decodeChunks(file: string, format: AudioFormat): AsyncIterable<PcmChunk> {
+  const source = createReadStream(file, { highWaterMark: 256 * 1024 });
+  return format.decoder === "wav" ? decodeWav(source) : decodeChunked(source, format.decoder);
+}
+
+/**
+ * Decode a file chunk by chunk and measure it, holding at most one chunk of PCM plus the kept mono (decision 013).
+ * Throws AudioDecodeError when the file is not decodable audio, ends before its headers say, or is silent.
+ */
+export async function decodeAudioFile(
+  file: string,
+  format: AudioFormat,
+  opts: DecodeOptions = {},
+): Promise<DecodedAudio> {
+  const { size } = await stat(file);
+  if (size === 0) throw new AudioDecodeError("undecodable");
+  const declared = await declaredLength(file, format.decoder, size);
+  if (!declared.complete) throw new AudioDecodeError("truncated");
+  const monoRate = opts.monoRate ?? FINGERPRINT_SAMPLE_RATE;
   let sampleRate = 0;
   let channels = 0;
   let frames = 0;
@@ -49,52 +111,88 @@ export async function decodeAudioFile(file: string, format: AudioFormat): Promis
   let max = Number.NEGATIVE_INFINITY;
   let sum = 0;
   let silent = 0;
-  const parts: Float32Array[] = [];
-  let kept = 0;
-  const source = createReadStream(file, { highWaterMark: 256 * 1024 });
-  for await (const chunk of decodeChunked(source, format.decoder)) {
-    const data = chunk.channelData;
-    if (data.length === 0 || !data[0]) continue;
-    sampleRate ||= chunk.sampleRate;
-    channels = Math.max(channels, data.length);
-    const n = data[0].length;
-    const limit = MAX_SAMPLE_SECONDS * sampleRate;
-    const mono = kept < limit ? new Float32Array(Math.min(n, limit - kept)) : undefined;
-    for (let i = 0; i < n; i++) {
-      // Statistics of the mono mixdown, as the original page computed them.
-      let v = 0;
-      for (const ch of data) v += ch[i] ?? 0;
-      v /= data.length;
-      if (v < min) min = v;
-      if (v > max) max = v;
-      sum += v;
-      if (Math.abs(v) < SILENCE_LEVEL) silent++;
-      if (mono && i < mono.length) mono[i] = v;
+  let skip = format.decoder === "mp3" && !declared.gapless ? MP3_UNTAGGED_DELAY : 0;
+  let resampler: ReturnType<typeof createResampler> | undefined;
+  const keepLimit = Math.floor((opts.keepSeconds ?? MAX_SAMPLE_SECONDS) * monoRate);
+  const kept: Float32Array[] = [];
+  let keptLength = 0;
+  const emit = (x: Float32Array) => {
+    if (x.length === 0) return;
+    if (keptLength < keepLimit) {
+      const part = x.subarray(0, keepLimit - keptLength);
+      kept.push(part.slice());
+      keptLength += part.length;
     }
-    if (mono) {
-      parts.push(mono);
-      kept += mono.length;
+    opts.onMono?.(x);
+  };
+  try {
+    for await (const chunk of decodeChunks(file, format)) {
+      const data = chunk.channelData;
+      const first = data[0];
+      if (!first || first.length === 0) continue;
+      if (!sampleRate) {
+        sampleRate = chunk.sampleRate;
+        resampler = createResampler(sampleRate, monoRate);
+      }
+      channels = Math.max(channels, data.length);
+      const from = Math.min(skip, first.length);
+      skip -= from;
+      const n = first.length - from;
+      if (n <= 0) continue;
+      const mono = mixdown(data, from, n);
+      for (let i = 0; i < n; i++) {
+        // Statistics of the mono mixdown, as the original page computed them.
+        const v = mono[i] as number;
+        if (v < min) min = v;
+        if (v > max) max = v;
+        sum += v;
+        if (Math.abs(v) < SILENCE_LEVEL) silent++;
+      }
+      frames += n;
+      // Past the kept stretch, with nobody streaming, the mono is only measured, never resampled.
+      if (opts.onMono || keptLength < keepLimit) emit((resampler as ReturnType<typeof createResampler>).push(mono));
     }
-    frames += n;
+  } catch (err) {
+    if (err instanceof AudioDecodeError) throw err;
+    throw new AudioDecodeError("undecodable");
   }
-  if (frames === 0 || sampleRate <= 0) throw new Error("no audio frames decoded");
-  const mono = new Float32Array(kept);
+  if (frames === 0 || sampleRate <= 0 || !resampler) throw new AudioDecodeError("undecodable");
+  emit(resampler.finish());
+  const durationSec = frames / sampleRate;
+  if (
+    declared.seconds !== null &&
+    durationSec < declared.seconds * (1 - TRUNCATION_TOLERANCE.ratio) - TRUNCATION_TOLERANCE.seconds
+  ) {
+    throw new AudioDecodeError("truncated");
+  }
+  // Under half a second is a fragment, not a song (and too short to be judged silent or not).
+  if (durationSec < MIN_SECONDS) throw new AudioDecodeError("undecodable");
+  if (Math.max(Math.abs(min), Math.abs(max)) < SILENT_PEAK) throw new AudioDecodeError("silent");
+  const mono = new Float32Array(keptLength);
   let at = 0;
-  for (const p of parts) {
+  for (const p of kept) {
     mono.set(p, at);
     at += p.length;
   }
   return {
-    durationSec: frames / sampleRate,
+    durationSec,
     sampleRate,
     channels,
     stats: { min, max, mean: sum / frames, silenceRatio: silent / frames },
     mono,
+    monoRate,
   };
+}
+
+/** The user's message for a failed decode (any other error reads as undecodable). */
+export function audioErrorMessage(err: unknown): string {
+  if (err instanceof AudioDecodeError && err.reason === "truncated") return MESSAGES.audioTruncated;
+  if (err instanceof AudioDecodeError && err.reason === "silent") return MESSAGES.audioSilent;
+  return MESSAGES.audioUndecodable;
 }
 
 /** Decode and measure a file without keeping its samples. */
 export async function analyzeAudioFile(file: string, format: AudioFormat): Promise<AudioAnalysis> {
-  const { mono: _samples, ...analysis } = await decodeAudioFile(file, format);
+  const { mono: _samples, monoRate: _rate, ...analysis } = await decodeAudioFile(file, format, { keepSeconds: 0 });
   return analysis;
 }

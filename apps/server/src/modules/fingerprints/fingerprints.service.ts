@@ -1,8 +1,8 @@
 import { open } from "node:fs/promises";
 import {
+  createStreamingFingerprinter,
   DEFAULT_PRESET,
   type FingerprintConfig,
-  fingerprint,
   fingerprintQuery,
   lookupFromRows,
   match,
@@ -70,13 +70,19 @@ export function createFingerprintsService(deps: {
       await fh.close();
       const format = sniffAudio(head.subarray(0, bytesRead));
       if (!format) throw new Error("stored audio is not a recognised format");
-      const decoded = await decodeAudioFile(local.path, format);
-      const fp = fingerprint(decoded.mono, decoded.sampleRate, preset);
+      // Streamed: a 90-minute mix is fingerprinted a segment at a time, never held whole (decision 013).
+      const stream = createStreamingFingerprinter(preset);
+      await decodeAudioFile(local.path, format, {
+        monoRate: preset.sampleRate,
+        keepSeconds: 0,
+        onMono: (x) => stream.push(x),
+      });
+      const hashes = stream.finish();
       await database.tx(async (trx) => {
         const still = await trx.selectFrom("song").select("audio_key").where("id", "=", songId).executeTakeFirst();
         // The audio changed (or the song went) while we decoded: the newer job will index it.
         if (still?.audio_key !== song.audio_key) return;
-        await repo.replace(trx, songId, fp.hashes.hashes, fp.hashes.offsets, fp.hashes.count);
+        await repo.replace(trx, songId, hashes.hashes, hashes.offsets, hashes.count);
         await trx
           .updateTable("song")
           .set({ fingerprinted_at: nowIso(), fingerprint_preset: preset.name })

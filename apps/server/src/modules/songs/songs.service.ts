@@ -14,7 +14,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
-import { type AudioFormat, type DecodedAudio, decodeAudioFile } from "../../lib/audio.js";
+import { type AudioFormat, audioErrorMessage, type DecodedAudio, decodeAudioFile } from "../../lib/audio.js";
 import { audit } from "../../lib/audit.js";
 import { decodeKeyset, decodeOffset, encodeCursor, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
@@ -408,18 +408,12 @@ export function createSongsService(deps: {
         let analysis: DecodedAudio;
         try {
           analysis = await decodeAudioFile(file.path, file.format);
-        } catch {
-          throw new AppError("bad_request", MESSAGES.audioUndecodable, {
-            fields: { audio: MESSAGES.audioUndecodable },
-          });
-        }
-        if (!Number.isFinite(analysis.durationSec) || analysis.durationSec < 0.5) {
-          throw new AppError("bad_request", MESSAGES.audioUndecodable, {
-            fields: { audio: MESSAGES.audioUndecodable },
-          });
+        } catch (err) {
+          const message = audioErrorMessage(err);
+          throw new AppError("bad_request", message, { fields: { audio: message } });
         }
         // The uploader hears about a duplicate before the song exists; if they go ahead, admins see the match.
-        const duplicate = audio ? await audio.findDuplicate(analysis.mono, analysis.sampleRate) : null;
+        const duplicate = audio ? await audio.findDuplicate(analysis.mono, analysis.monoRate) : null;
         if (duplicate && !opts.allowDuplicateAudio) {
           const row = await songs.findById(duplicate.songId);
           const [existing] = row ? await hydrate([row], viewer) : [];
