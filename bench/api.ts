@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GENRES } from "@unheard/shared";
-import { type Check, checkCounters, checkWrites } from "./lib/api-check.js";
+import { type Check, checkCounters, checkWrites, heldRows } from "./lib/api-check.js";
 import { type Dialect, describe, lit, prepareDatabase, type RunDatabase, type Sql } from "./lib/api-db.js";
 import { cycle, type LoadResult, load, type Pair, type Req, toggles } from "./lib/api-load.js";
 import { type Child, rssSampler, startHelloWorld, startServer } from "./lib/api-processes.js";
@@ -118,15 +118,11 @@ async function readInputs(sql: Sql, size: SeedSize, members: number): Promise<In
  */
 async function writePairs(sql: Sql, kind: "favorite" | "vote", inputs: Inputs): Promise<Pair[]> {
   const session = new Map(inputs.members.map((m, i) => [m.id, i]));
-  const list = inputs.members.map((m) => lit(m.id)).join(", ");
-  const held =
-    kind === "favorite"
-      ? await sql.query<{ user_id: string; song_id: string }>(
-          `select user_id, song_id from favorite where user_id in (${list})`,
-        )
-      : await sql.query<{ user_id: string; song_id: string; value: number }>(
-          `select user_id, song_id, value from vote where user_id in (${list})`,
-        );
+  const held = await heldRows(
+    sql,
+    kind,
+    inputs.members.map((m) => m.id),
+  );
   const taken = new Set(held.map((r) => `${r.user_id}|${r.song_id}`));
   const on: Pair[] = shuffled(
     held

@@ -95,6 +95,21 @@ export async function checkCounters(sql: Sql, dialect: Dialect, serverStartedAt:
   return out;
 }
 
+/** A favourite held, or a vote cast (`value` says which way). */
+type HeldRow = { user_id: string; song_id: string } | { user_id: string; song_id: string; value: number };
+
+/** The favourites (or votes) these users hold now. */
+export function heldRows(sql: Sql, kind: "favorite" | "vote", userIds: string[]): Promise<HeldRow[]> {
+  const list = userIds.map(lit).join(", ");
+  return kind === "favorite"
+    ? sql.query<{ user_id: string; song_id: string }>(
+        `select user_id, song_id from favorite where user_id in (${list})`,
+      )
+    : sql.query<{ user_id: string; song_id: string; value: number }>(
+        `select user_id, song_id, value from vote where user_id in (${list})`,
+      );
+}
+
 /**
  * The write scenarios' pairs against the database: a pair whose last write was acknowledged must hold that
  * state; one with a write of unknown outcome (unanswered when the run ended, or failed) may hold either.
@@ -104,18 +119,7 @@ export async function checkWrites(sql: Sql, kind: "favorite" | "vote", pairs: Pa
   const users = [...new Set(touched.map((p) => p.userId))];
   const held = new Map<string, number>();
   for (let i = 0; i < users.length; i += 500) {
-    const list = users
-      .slice(i, i + 500)
-      .map(lit)
-      .join(", ");
-    const rows =
-      kind === "favorite"
-        ? await sql.query<{ user_id: string; song_id: string }>(
-            `select user_id, song_id from favorite where user_id in (${list})`,
-          )
-        : await sql.query<{ user_id: string; song_id: string; value: number }>(
-            `select user_id, song_id, value from vote where user_id in (${list})`,
-          );
+    const rows = await heldRows(sql, kind, users.slice(i, i + 500));
     for (const r of rows) held.set(`${r.user_id}|${r.song_id}`, "value" in r ? Number(r.value) : 1);
   }
   let wrong = 0;

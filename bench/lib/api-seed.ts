@@ -141,6 +141,49 @@ const USER_COLUMNS = [
   "website",
 ];
 
+type UserFlags = {
+  emailVerified: boolean;
+  role: string;
+  bio: string;
+  isArtist: boolean;
+  isPlaceholder: boolean;
+  offWaitlist: boolean;
+};
+
+/** A `user` row in USER_COLUMNS order: a verified member let in from the waitlist, unless `flags` say otherwise. */
+function userRow(id: string, name: string, email: string, at: string, flags: Partial<UserFlags> = {}): Row {
+  const f: UserFlags = {
+    emailVerified: true,
+    role: "user",
+    bio: "",
+    isArtist: false,
+    isPlaceholder: false,
+    offWaitlist: true,
+    ...flags,
+  };
+  // No image and no social links; the username is the name.
+  const [image, instagram, twitter, website] = [null, null, null, null];
+  return [
+    id,
+    name,
+    email,
+    f.emailVerified,
+    image,
+    at,
+    at,
+    name,
+    nameKey(name),
+    f.role,
+    f.bio,
+    f.isArtist,
+    f.isPlaceholder,
+    f.offWaitlist,
+    instagram,
+    twitter,
+    website,
+  ];
+}
+
 /** Generate every row; `now` anchors all timestamps. */
 async function generate(size: SeedSize, sink: Sink, progress: Progress, now: number): Promise<Record<string, number>> {
   const rand = createRandom(0x5eed ^ size.songs);
@@ -165,47 +208,11 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
       memberIds.push(id);
       const handle = unique(memberHandle(rand), i);
       const at = iso(catalogueStart - YEAR + rand.next() * YEAR);
-      await emit([
-        id,
-        handle,
-        benchEmail(i),
-        true,
-        null,
-        at,
-        at,
-        handle,
-        nameKey(handle),
-        "user",
-        "",
-        false,
-        false,
-        true,
-        null,
-        null,
-        null,
-      ]);
+      await emit(userRow(id, handle, benchEmail(i), at));
     }
     const at = iso(catalogueStart - YEAR);
     keys.add("bench-admin");
-    await emit([
-      adminId,
-      "bench-admin",
-      ADMIN_EMAIL,
-      true,
-      null,
-      at,
-      at,
-      "bench-admin",
-      "bench-admin",
-      "admin",
-      "",
-      false,
-      false,
-      true,
-      null,
-      null,
-      null,
-    ]);
+    await emit(userRow(adminId, "bench-admin", ADMIN_EMAIL, at, { role: "admin" }));
   });
   await out.table(
     "admin",
@@ -241,25 +248,15 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
       artistIds.push(id);
       artistNames.push(name);
       const at = iso(catalogueStart - rand.next() * 30 * DAY);
-      await emit([
-        id,
-        name,
-        `artist-${id}@placeholder.unheard.invalid`,
-        false,
-        null,
-        at,
-        at,
-        name,
-        nameKey(name),
-        "user",
-        `Music by ${name}`,
-        true,
-        true,
-        false,
-        null,
-        null,
-        null,
-      ]);
+      await emit(
+        userRow(id, name, `artist-${id}@placeholder.unheard.invalid`, at, {
+          emailVerified: false,
+          bio: `Music by ${name}`,
+          isArtist: true,
+          isPlaceholder: true,
+          offWaitlist: false,
+        }),
+      );
     }
   });
 
@@ -462,16 +459,33 @@ function deriveStatements(dialect: "sqlite" | "postgres", songColumns: Set<strin
 
 const BULK_TABLES = ["user", "account", "song", "song_artist", "favorite", "vote", "points_ledger"];
 
-/** Seed a new SQLite file: the app's migrations, then bulk rows in one transaction with prepared statements. */
-export async function seedSqlite(
-  file: string,
-  size: SeedSize,
-  progress: Progress = progressBar(),
+/**
+ * Migrate a new database with the app's own migrations, then `load` bulk rows straight into its tables; the
+ * counts `load` returns and the time the whole seed took.
+ */
+async function seedWith(
+  target: { file: string } | { url: string },
+  load: () => Promise<SeedResult["counts"]>,
 ): Promise<SeedResult> {
   const started = performance.now();
-  const database = openDatabase({ file });
+  const database = openDatabase(target);
   await migrateToLatest(database.db);
   await database.close();
+  const counts = await load();
+  return { counts, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Seed a new SQLite file: the app's migrations, then bulk rows in one transaction with prepared statements. */
+export function seedSqlite(file: string, size: SeedSize, progress: Progress = progressBar()): Promise<SeedResult> {
+  return seedWith({ file }, () => loadSqlite(file, size, progress));
+}
+
+/** Seed an empty PostgreSQL database: the app's migrations, then bulk rows via unnest() batches in one transaction. */
+export function seedPostgres(url: string, size: SeedSize, progress: Progress = progressBar()): Promise<SeedResult> {
+  return seedWith({ url }, () => loadPostgres(url, size, progress));
+}
+
+async function loadSqlite(file: string, size: SeedSize, progress: Progress): Promise<SeedResult["counts"]> {
   const db = new SQLite(file);
   // Nothing to recover from: a seed that fails is thrown away (the cache only keeps finished ones).
   db.pragma("journal_mode = OFF");
@@ -539,19 +553,10 @@ export async function seedSqlite(
   // No ANALYZE: the app never runs it, so the planner sees what it sees in production.
   db.pragma("journal_mode = WAL");
   db.close();
-  return { counts, seconds: (performance.now() - started) / 1000 };
+  return counts;
 }
 
-/** Seed an empty PostgreSQL database: the app's migrations, then bulk rows via unnest() batches in one transaction. */
-export async function seedPostgres(
-  url: string,
-  size: SeedSize,
-  progress: Progress = progressBar(),
-): Promise<SeedResult> {
-  const started = performance.now();
-  const database = openDatabase({ url });
-  await migrateToLatest(database.db);
-  await database.close();
+async function loadPostgres(url: string, size: SeedSize, progress: Progress): Promise<SeedResult["counts"]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -610,7 +615,7 @@ export async function seedPostgres(
       counts[t] = Number((await client.query<{ n: string }>(`select count(*) as n from ${t}`)).rows[0]?.n ?? 0);
     // Autovacuum would analyze the new rows within a minute in production; do it now.
     await client.query("vacuum analyze");
-    return { counts, seconds: (performance.now() - started) / 1000 };
+    return counts;
   } finally {
     await client.end();
   }

@@ -1,28 +1,37 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestApp, describeEachDialect, type TestContext } from "./test/harness.js";
+import { describeEachDialect, useTestApp } from "./test/harness.js";
 
 const APP_JS = `console.log(${JSON.stringify("unheard ".repeat(200))});`;
 
+/**
+ * A built web app for the suite's server to serve (`WEB_DIST`): files by path, written before the suite's app
+ * starts (call this first) and removed after it.
+ */
+function webDist(files: Record<string, string | Buffer>): string {
+  const dir = path.join(tmpdir(), `unheard-web-${randomBytes(6).toString("hex")}`);
+  beforeAll(() => {
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), content);
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 describeEachDialect("server basics", (dialect) => {
-  let ctx: TestContext;
-  let webDir: string;
-  beforeAll(async () => {
-    webDir = mkdtempSync(path.join(tmpdir(), "unheard-web-"));
-    writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>Unheard SPA</title>");
-    mkdirSync(path.join(webDir, "assets"));
-    writeFileSync(path.join(webDir, "assets", "app-1.js"), APP_JS);
-    writeFileSync(path.join(webDir, "assets", "app-1.js.br"), brotliCompressSync(APP_JS));
-    writeFileSync(path.join(webDir, "assets", "app-1.js.gz"), gzipSync(APP_JS));
-    ctx = await createTestApp(dialect, { env: { WEB_DIST: webDir } });
+  const webDir = webDist({
+    "index.html": "<!doctype html><title>Unheard SPA</title>",
+    "assets/app-1.js": APP_JS,
+    "assets/app-1.js.br": brotliCompressSync(APP_JS),
+    "assets/app-1.js.gz": gzipSync(APP_JS),
   });
-  afterAll(async () => {
-    await ctx.close();
-    rmSync(webDir, { recursive: true, force: true });
-  });
+  const ctx = useTestApp(dialect, { env: { WEB_DIST: webDir } });
 
   it("sends the build's compressed copies of assets to browsers that accept them", async () => {
     const br = await ctx.app.inject({
@@ -49,7 +58,7 @@ describeEachDialect("server basics", (dialect) => {
 
   it("tells the page the limits it should check before sending", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/api/config" });
-    expect(res.json()).toEqual({ maxUploadMb: 50, soundcloudEnabled: false, waitlistGate: true });
+    expect(res.json()).toEqual({ maxUploadMb: 200, soundcloudEnabled: false, waitlistGate: true });
   });
 
   it("answers unknown API routes with a JSON 404, never the page", async () => {
@@ -72,52 +81,34 @@ describeEachDialect("server basics", (dialect) => {
   });
 
   it("answers bad input with 4xx JSON errors, never 500", async () => {
-    const malformed = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      headers: { "content-type": "application/json" },
-      payload: '{"email": "a@b.c", ',
-    });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error.code).toBe("bad_request");
-
-    const wrongTypes = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      payload: { email: 42, password: ["x"] },
-    });
-    expect(wrongTypes.statusCode).toBe(400);
-    expect(wrongTypes.json().error.code).toBe("validation_failed");
-
-    const missing = await ctx.app.inject({ method: "POST", url: "/api/auth/register" });
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().error).toHaveProperty("message");
-
-    const huge = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/register",
-      headers: { "content-type": "application/json" },
-      payload: JSON.stringify({ email: "a@b.c", password: "x".repeat(2 * 1024 * 1024), confirmPassword: "x" }),
-    });
-    expect(huge.statusCode).toBe(413);
-    expect(huge.json().error.code).toBe("payload_too_large");
-
-    const form = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: "email=a%40b.c&password=x",
-    });
-    expect(form.statusCode).toBe(415);
-    expect(form.json().error.code).toBe("unsupported_media_type");
-
-    const textBody = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      headers: { "content-type": "text/plain" },
-      payload: "hello",
-    });
-    expect(textBody.statusCode).toBe(400);
+    const huge = JSON.stringify({ email: "a@b.c", password: "x".repeat(2 * 1024 * 1024), confirmPassword: "x" });
+    // [what, url, content type, body, status, error code]
+    const refusals: [string, string, string | undefined, string | object | undefined, number, string?][] = [
+      ["malformed JSON", "/api/auth/login", "application/json", '{"email": "a@b.c", ', 400, "bad_request"],
+      ["wrong types", "/api/auth/login", undefined, { email: 42, password: ["x"] }, 400, "validation_failed"],
+      ["no body", "/api/auth/register", undefined, undefined, 400],
+      ["a huge body", "/api/auth/register", "application/json", huge, 413, "payload_too_large"],
+      [
+        "a form",
+        "/api/auth/login",
+        "application/x-www-form-urlencoded",
+        "email=a%40b.c&password=x",
+        415,
+        "unsupported_media_type",
+      ],
+      ["plain text", "/api/auth/login", "text/plain", "hello", 400],
+    ];
+    for (const [what, url, type, payload, status, code] of refusals) {
+      const res = await ctx.app.inject({
+        method: "POST",
+        url,
+        ...(type ? { headers: { "content-type": type } } : {}),
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(res.statusCode, what).toBe(status);
+      expect(res.json().error, what).toHaveProperty("message");
+      if (code) expect(res.json().error.code, what).toBe(code);
+    }
 
     const longToken = await ctx.app.inject({ method: "GET", url: `/api/auth/verify-email?token=${"a".repeat(5000)}` });
     expect(longToken.statusCode).toBeLessThan(500);
@@ -127,20 +118,10 @@ describeEachDialect("server basics", (dialect) => {
   });
 
   it("refuses writes from a foreign origin", async () => {
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/logout",
-      headers: { origin: "https://evil.example" },
-      payload: {},
-    });
-    expect(res.statusCode).toBe(403);
-    const same = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/logout",
-      headers: { origin: "http://localhost:3000" },
-      payload: {},
-    });
-    expect(same.statusCode).toBe(200);
+    const logoutFrom = (origin: string) =>
+      ctx.app.inject({ method: "POST", url: "/api/auth/logout", headers: { origin }, payload: {} });
+    expect((await logoutFrom("https://evil.example")).statusCode).toBe(403);
+    expect((await logoutFrom("http://localhost:3000")).statusCode).toBe(200);
   });
 
   it("publishes an OpenAPI document generated from the schemas, and its docs page", async () => {
@@ -164,20 +145,8 @@ describeEachDialect("server basics", (dialect) => {
 });
 
 describeEachDialect("song page previews", (dialect) => {
-  let ctx: TestContext;
-  let webDir: string;
-  beforeAll(async () => {
-    webDir = mkdtempSync(path.join(tmpdir(), "unheard-web-"));
-    writeFileSync(
-      path.join(webDir, "index.html"),
-      "<!doctype html><head><title>Unheard</title></head><body>SPA</body>",
-    );
-    ctx = await createTestApp(dialect, { env: { WEB_DIST: webDir } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    rmSync(webDir, { recursive: true, force: true });
-  });
+  const webDir = webDist({ "index.html": "<!doctype html><head><title>Unheard</title></head><body>SPA</body>" });
+  const ctx = useTestApp(dialect, { env: { WEB_DIST: webDir } });
 
   it("serves /song/:id with the song's title and Open Graph tags, escaped", async () => {
     const { member, upload } = await import("./test/fixtures.js");

@@ -1,23 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "./test/net.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -48,6 +37,9 @@ describe("server process", () => {
         HOST: "127.0.0.1",
         LOG_LEVEL: "info",
         DATABASE_URL: "",
+        // A small demo catalogue, its audio cached across test runs (seed.test.ts shares the folder).
+        DEMO_SONGS: "24",
+        DEMO_CACHE_DIR: path.join(tmpdir(), "unheard-demo-cache-test"),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -62,18 +54,16 @@ describe("server process", () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).toEqual({ status: "ok", db: "sqlite" });
     // The first start prints the demo accounts.
     expect(output).toContain("listener@unheard.local");
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "admin@unheard.local", password: "admin123" }),
-    });
+    const logInAsDemoAdmin = () =>
+      fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "admin@unheard.local", password: "admin123" }),
+      });
+    const login = await logInAsDemoAdmin();
     expect(login.status).toBe(200);
     // A request in flight when SIGTERM arrives still gets its answer.
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "admin@unheard.local", password: "admin123" }),
-    });
+    const inFlight = logInAsDemoAdmin();
     await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGTERM");
     expect((await inFlight).status).toBe(200);

@@ -125,29 +125,21 @@ export const SPEC_PRESET: FingerprintConfig = {
 };
 
 /**
- * The preset the benchmark (bench/fingerprint.ts) shows works on real music; each departure from the spec is
- * justified in docs/decisions/008-fingerprint-presets.md.
+ * The preset the benchmark (bench/fingerprint.ts) shows works on real music: the spec preset with the departures
+ * below, each justified in docs/decisions/008-fingerprint-presets.md.
  */
 export const DEFAULT_PRESET: FingerprintConfig = {
+  ...SPEC_PRESET,
   name: "default",
-  sampleRate: 5512,
   windowSize: 512,
   hopSize: 128,
   maxFrames: null,
-  minFrequencyHz: 0,
-  maxFrequencyHz: 2756,
-  peaks: {
-    thresholdDb: -60,
-    thresholdReference: "clip-max",
-    silenceFloorDb: -120,
-    neighbourhoodBins: 21,
-    neighbourhoodFrames: 13,
-    maxPerFrame: null,
-  },
-  pairing: { fanOut: 3, minDeltaSeconds: 0.02, maxDeltaSeconds: 1.2, maxDeltaBins: null },
+  peaks: { ...SPEC_PRESET.peaks, thresholdDb: -60, neighbourhoodBins: 21, neighbourhoodFrames: 13 },
+  pairing: { ...SPEC_PRESET.pairing, fanOut: 3, minDeltaSeconds: 0.02, maxDeltaSeconds: 1.2 },
   query: { shifts: 4 },
   index: { maxPostingsPerHash: 500 },
   match: {
+    ...SPEC_PRESET.match,
     toleranceSeconds: 0.025,
     distinctHashes: true,
     maxResultsPerHash: null,
@@ -156,7 +148,6 @@ export const DEFAULT_PRESET: FingerprintConfig = {
     minAligned: 10,
     minMargin: 5,
     minMarginRatio: 3,
-    maxCandidates: 10,
   },
 };
 

@@ -33,14 +33,18 @@ export function toAnalysisRate(samples: Float32Array, sampleRate: number, config
   return resample(samples, sampleRate, config.sampleRate);
 }
 
+/** The config's spectrogram of audio already at its analysis rate. */
+function analysisSpectrogram(x: Float32Array, config: FingerprintConfig): Spectrogram {
+  return stft(x, config.sampleRate, config.windowSize, config.hopSize, config.maxFrames);
+}
+
 /** The spectrogram the fingerprint is computed from (resampled, windowed, in dBFS), e.g. to draw it. */
 export function computeSpectrogram(
   samples: Float32Array,
   sampleRate: number,
   config: FingerprintConfig = DEFAULT_PRESET,
 ): Spectrogram {
-  const x = toAnalysisRate(samples, sampleRate, config);
-  return stft(x, config.sampleRate, config.windowSize, config.hopSize, config.maxFrames);
+  return analysisSpectrogram(toAnalysisRate(samples, sampleRate, config), config);
 }
 
 function fingerprintAnalysed(
@@ -50,7 +54,7 @@ function fingerprintAnalysed(
   keepSpectrogram: boolean,
 ): Fingerprint {
   const derived = deriveParams(config);
-  const spectrogram = stft(x, config.sampleRate, config.windowSize, config.hopSize, config.maxFrames);
+  const spectrogram = analysisSpectrogram(x, config);
   const peaks = pickPeaks(spectrogram, config);
   const hashes = pairPeaks(peaks, config, derived);
   const seconds = Math.max(durationSeconds, 1e-9);

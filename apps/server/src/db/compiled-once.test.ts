@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, describeEachDialect } from "../test/harness.js";
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { compiledOnce } from "./compiled-once.js";
-import type { Database } from "./database.js";
 
 describeEachDialect("compiledOnce", (dialect) => {
-  let database: Database;
-  let drop: () => Promise<void>;
+  const database = useTestDatabase(dialect);
   beforeAll(async () => {
-    ({ database, drop } = await createTestDatabase(dialect));
     const now = new Date().toISOString();
     for (const id of ["a", "b"])
       await database.db
@@ -15,7 +12,6 @@ describeEachDialect("compiledOnce", (dialect) => {
         .values({ id, name: id, email: `${id}@example.com`, created_at: now })
         .execute();
   });
-  afterAll(async () => drop());
 
   it("compiles once and binds each call's values", async () => {
     let builds = 0;

@@ -1,10 +1,10 @@
-import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Insertable, type Kysely, sql } from "kysely";
+import { expect, it } from "vitest";
 import { newId } from "../lib/ids.js";
 import { nowIso } from "../lib/time.js";
-import { createTestDatabase, describeEachDialect } from "../test/harness.js";
-import type { Database } from "./database.js";
+import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { migrateToLatest } from "./migrate.js";
+import type { DB } from "./schema.js";
 
 const TABLES = [
   "account",
@@ -32,13 +32,14 @@ const TABLES = [
   "waitlist_entry",
 ];
 
+/** Insert a row made by `make`, then see a second one refused by a unique key. */
+async function insertOnce<T extends keyof DB & string>(db: Kysely<DB>, table: T, make: () => Insertable<DB[T]>) {
+  await db.insertInto(table).values(make()).execute();
+  await expect(db.insertInto(table).values(make()).execute()).rejects.toThrow();
+}
+
 describeEachDialect("migrations", (dialect) => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, drop } = await createTestDatabase(dialect));
-  });
-  afterAll(() => drop());
+  const database = useTestDatabase(dialect);
 
   it("creates the whole data model, and a second run changes nothing", async () => {
     const tables = await database.db.introspection.getTables();
@@ -128,39 +129,21 @@ describeEachDialect("migrations", (dialect) => {
         .execute(),
     ).rejects.toThrow();
     // One favourite per user and song.
-    await db.insertInto("favorite").values({ song_id: "s1", user_id: "u2", created_at: now }).execute();
-    await expect(
-      db.insertInto("favorite").values({ song_id: "s1", user_id: "u2", created_at: now }).execute(),
-    ).rejects.toThrow();
+    await insertOnce(db, "favorite", () => ({ song_id: "s1", user_id: "u2", created_at: now }));
     // One open report per user and song; closed ones do not count.
-    const report = { song_id: "s1", user_id: "u2", reason: "duplicate", created_at: now };
-    await db
-      .insertInto("report")
-      .values({ id: newId(), ...report })
-      .execute();
-    await expect(
-      db
-        .insertInto("report")
-        .values({ id: newId(), ...report })
-        .execute(),
-    ).rejects.toThrow();
+    const report = () => ({ id: newId(), song_id: "s1", user_id: "u2", reason: "duplicate", created_at: now });
+    await insertOnce(db, "report", report);
     await db.updateTable("report").set({ status: "resolved" }).execute();
-    await db
-      .insertInto("report")
-      .values({ id: newId(), ...report })
-      .execute();
+    await db.insertInto("report").values(report()).execute();
     // The verified-song bonus is paid once per song.
-    const bonus = { user_id: "u1", delta: 200, reason: "song_verified", ref: "s1", created_at: now };
-    await db
-      .insertInto("points_ledger")
-      .values({ id: newId(), ...bonus })
-      .execute();
-    await expect(
-      db
-        .insertInto("points_ledger")
-        .values({ id: newId(), ...bonus })
-        .execute(),
-    ).rejects.toThrow();
+    await insertOnce(db, "points_ledger", () => ({
+      id: newId(),
+      user_id: "u1",
+      delta: 200,
+      reason: "song_verified",
+      ref: "s1",
+      created_at: now,
+    }));
     // Deleting a song takes its votes and favourites with it.
     await db.deleteFrom("song").where("id", "=", "s1").execute();
     const left = await sql<{

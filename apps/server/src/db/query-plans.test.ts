@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createSessionReader } from "../modules/auth/session-reader.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
-import { createTestDatabase, describeEachDialect } from "../test/harness.js";
+import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import type { Database } from "./database.js";
 
 /** Records every query a repo runs, so its real SQL can be explained afterwards. */
@@ -59,13 +59,7 @@ function scans(dialect: Database["dialect"], plan: string): boolean {
 // Each read path of the home feed, song page, search and sessions is answered from an index, so its cost
 // follows the page, not the catalogue (the growth benchmark measures the same at 10,000 and 1,000,000 songs).
 describeEachDialect("query plans", (dialect) => {
-  let database: Database;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ database, drop } = await createTestDatabase(dialect));
-  });
-  afterAll(async () => drop());
+  const database = useTestDatabase(dialect);
 
   const filters = { genre: "All", release: "all", next7: false } as const;
   const cases: [string, (db: Database) => Promise<unknown>][] = [

@@ -1,3 +1,4 @@
+import { type SelectQueryBuilder, type StringReference, sql } from "kysely";
 import { AppError } from "../errors.js";
 import { toIso } from "./time.js";
 
@@ -51,4 +52,27 @@ export function keysetPage<R extends { id: string }>(
     page,
     nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: toIso(at(last)), id: last.id }) : null,
   };
+}
+
+/**
+ * Order a query newest first by (`at` desc, `id` desc) and start it after `cursor`: the query side of keyset
+ * paging, whose page `keysetPage` cuts. Name the columns with their table where the query joins.
+ */
+export function newestAfter<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  at: StringReference<DB, TB>,
+  id: StringReference<DB, TB>,
+  cursor: KeysetCursor | undefined,
+): SelectQueryBuilder<DB, TB, O> {
+  const atRef = sql.ref<string>(at);
+  const idRef = sql.ref<string>(id);
+  const after = cursor
+    ? qb.where((eb) =>
+        eb.or([
+          eb(atRef, "<", cursor.createdAt),
+          eb.and([eb(atRef, "=", cursor.createdAt), eb(idRef, "<", cursor.id)]),
+        ]),
+      )
+    : qb;
+  return after.orderBy(atRef, "desc").orderBy(idRef, "desc");
 }

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "../db/database.js";
-import { createTestDatabase, describeEachDialect } from "../test/harness.js";
+import { expect, it } from "vitest";
+import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { createJobQueue } from "./jobs.js";
 
 const log = { warn() {}, error() {}, info() {} } as unknown as Parameters<typeof createJobQueue>[0]["log"];
 
 describeEachDialect("job queue", (dialect) => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, drop } = await createTestDatabase(dialect));
-  });
-  afterAll(() => drop());
+  const database = useTestDatabase(dialect);
 
   it("runs queued jobs once and records them done", async () => {
     const queue = createJobQueue({ database, log });

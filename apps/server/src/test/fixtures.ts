@@ -1,4 +1,9 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { Mp3Encoder } from "@breezystack/lamejs";
+import { sql } from "kysely";
+import { beforeAll } from "vitest";
+import type { DB } from "../db/schema.js";
 import { encodeWav } from "../lib/wav.js";
 import { hashString, synthesizeTrack } from "../seed/synth.js";
 import { signUp, type TestContext } from "./harness.js";
@@ -73,8 +78,11 @@ export function upload(
   });
 }
 
+/** A signed-in member: its session cookie and user id. */
+export type User = { cookie: string; id: string };
+
 /** A signed-in member let in from the waitlist, with an optional role; returns its cookie and id. */
-export async function member(ctx: TestContext, email: string, role = "user"): Promise<{ cookie: string; id: string }> {
+export async function member(ctx: TestContext, email: string, role = "user"): Promise<User> {
   const cookie = await signUp(ctx, email);
   const row = await ctx.database.db
     .selectFrom("user")
@@ -92,4 +100,62 @@ export async function verify(ctx: TestContext, ...ids: string[]): Promise<void> 
     .set({ status: "verified", verified_at: new Date().toISOString() })
     .where("id", "in", ids)
     .execute();
+}
+
+/**
+ * The members a suite's tests act as, signed up in the order given before them: `{ name: email }` or
+ * `{ name: [email, role] }`. Each user returned is filled in by then.
+ */
+export function useMembers<K extends string>(
+  ctx: TestContext,
+  emails: Record<K, string | [email: string, role: string]>,
+): Record<K, User> {
+  const entries = Object.entries(emails) as [K, string | [string, string]][];
+  const users = Object.fromEntries(entries.map(([name]) => [name, {} as User])) as Record<K, User>;
+  beforeAll(async () => {
+    for (const [name, spec] of entries) {
+      const [email, role] = typeof spec === "string" ? [spec, undefined] : spec;
+      Object.assign(users[name], await member(ctx, email, role));
+    }
+  });
+  return users;
+}
+
+/** The names of the files in a folder of the data dir; none when it does not exist yet. */
+export function dataFiles(dataDir: string, sub: string): string[] {
+  try {
+    return readdirSync(path.join(dataDir, sub));
+  } catch {
+    return [];
+  }
+}
+
+/** GET a song's audio, with range or revalidation headers. */
+export function fetchAudio(ctx: TestContext, url: string, headers: Record<string, string> = {}) {
+  return ctx.app.inject({ method: "GET", url, headers });
+}
+
+/** The profile of the holder of `cookie`: GET /api/me. */
+export function getMe(ctx: TestContext, cookie: string) {
+  return ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
+}
+
+/** Edit the profile as the holder of `cookie` (a visitor without one): PATCH /api/me. */
+export function patchMe(ctx: TestContext, cookie: string | undefined, payload: object) {
+  return ctx.app.inject({ method: "PATCH", url: "/api/me", headers: cookie ? { cookie } : {}, payload });
+}
+
+/** A number stored on one row (points, a counter), the row found by one of its columns. */
+export async function storedNumber<T extends "user" | "song">(
+  ctx: TestContext,
+  table: T,
+  column: keyof DB[T] & string,
+  where: [column: keyof DB[T] & string, value: string],
+): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`
+    select ${sql.ref(column)} as n from ${sql.table(table)} where ${sql.ref(where[0])} = ${where[1]}`.execute(
+    ctx.database.db,
+  );
+  if (!rows[0]) throw new Error(`no ${table} with ${where[0]} ${where[1]}`);
+  return Number(rows[0].n);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { describe } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { type Database, type Dialect, openDatabase } from "../db/database.js";
@@ -22,46 +22,86 @@ export function describeEachDialect(name: string, fn: (dialect: Dialect) => void
   for (const dialect of DIALECTS) describe(`${name} [${dialect}]`, () => fn(dialect));
 }
 
+/** Create an empty PostgreSQL database `name` on the server of `adminUrl`; its URL. */
+export async function createPgDatabase(adminUrl: string, name: string): Promise<string> {
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drop a database made by createPgDatabase, closing whatever still holds it. */
+export function dropPgDatabase(adminUrl: string, name: string): Promise<void> {
+  return adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+}
+
+async function adminQuery(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Where a test database lives: how to open it, and how to remove it once it is closed. */
+type TestDatabasePlace = { file?: string; url?: string; poolSize?: number; remove(): Promise<void> | void };
+
+function newSqliteFile(): TestDatabasePlace {
+  const dir = mkdtempSync(path.join(tmpdir(), "unheard-db-"));
+  return { file: path.join(dir, "test.db"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function newPgDatabase(): Promise<TestDatabasePlace> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set: run the PostgreSQL suite with `npm run test:pg`");
+  const name = `unheard_t_${randomBytes(6).toString("hex")}`;
+  const url = await createPgDatabase(adminUrl, name);
+  return { url, poolSize: 20, remove: () => dropPgDatabase(adminUrl, name) };
+}
+
 /** A fresh, migrated database of one dialect; dropped again by `drop()`. */
 export async function createTestDatabase(
   dialect: Dialect,
 ): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
-  if (dialect === "sqlite") {
-    const dir = mkdtempSync(path.join(tmpdir(), "unheard-db-"));
-    const file = path.join(dir, "test.db");
-    const database = openDatabase({ file });
-    await migrateToLatest(database.db);
-    return {
-      database,
-      file,
-      drop: async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set: run the PostgreSQL suite with `npm run test:pg`");
-  const name = `unheard_t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = openDatabase({ url: url.toString(), poolSize: 20 });
+  const { remove, ...where } = dialect === "sqlite" ? newSqliteFile() : await newPgDatabase();
+  const database = openDatabase(where);
   await migrateToLatest(database.db);
   return {
     database,
-    url: url.toString(),
+    ...(where.file ? { file: where.file } : {}),
+    ...(where.url ? { url: where.url } : {}),
     drop: async () => {
       await database.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await remove();
     },
   };
+}
+
+/**
+ * Something a whole suite uses: `create` makes it before the suite's tests and `release` ends it after them. The
+ * object returned is filled in by then, and for the suite's own hooks registered after this call.
+ */
+function useSuiteFixture<T extends object>(create: () => Promise<{ value: T; release(): Promise<void> }>): T {
+  const fixture = {} as T;
+  // A failed create leaves nothing to release.
+  let release = async () => {};
+  beforeAll(async () => {
+    const made = await create();
+    release = made.release;
+    Object.assign(fixture, made.value);
+  });
+  afterAll(() => release());
+  return fixture;
+}
+
+/** The suite's database (see createTestDatabase), made before its tests and dropped after them. */
+export function useTestDatabase(dialect: Dialect): Database {
+  return useSuiteFixture(async () => {
+    const { database, drop } = await createTestDatabase(dialect);
+    return { value: database, release: drop };
+  });
 }
 
 /** Everything an API test needs: the app (use inject), its database, data dir and outbox. */
@@ -77,11 +117,11 @@ export type TestContext = {
   close(): Promise<void>;
 };
 
+/** How a test app differs from the default one: more environment, another mailer. */
+export type TestAppOptions = { env?: Record<string, string>; mailer?: Mailer };
+
 /** Build the app on a fresh database of `dialect`, with mail going to a temp outbox. */
-export async function createTestApp(
-  dialect: Dialect,
-  opts: { env?: Record<string, string>; mailer?: Mailer } = {},
-): Promise<TestContext> {
+export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestContext> {
   const { database, drop, file } = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-data-"));
   const env: Record<string, string> = {
@@ -107,6 +147,14 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The suite's app (see createTestApp), built before its tests and closed after them. */
+export function useTestApp(dialect: Dialect, opts: TestAppOptions = {}): TestContext {
+  return useSuiteFixture(async () => {
+    const ctx = await createTestApp(dialect, opts);
+    return { value: ctx, release: () => ctx.close() };
+  });
 }
 
 /** A second app instance on the same database (as another server process would be). */

@@ -2,33 +2,20 @@
 // Runs only in the PostgreSQL suite (`npm run test:pg`, vitest project "instances").
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
-import { multipart, wavFile } from "./fixtures.js";
-import { lastLink } from "./harness.js";
+import { dataFiles as filesIn, multipart, type User, wavFile } from "./fixtures.js";
+import { createPgDatabase, dropPgDatabase, lastLink } from "./harness.js";
+import { freePort } from "./net.js";
 import { startS3 } from "./s3.js";
 import { openEventStream } from "./sse.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const AUTH_SECRET = "two-instances-secret-two-instances-secret";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 type Instance = { name: string; base: string; dataDir: string; child: ChildProcess; output: () => string };
 
@@ -97,14 +84,6 @@ const cookieOf = (res: Response): string => {
   return cookie.split(";")[0] ?? "";
 };
 
-const filesIn = (dataDir: string, sub: string): string[] => {
-  try {
-    return readdirSync(path.join(dataDir, sub));
-  } catch {
-    return [];
-  }
-};
-
 describe("two server instances on one PostgreSQL database and one bucket", () => {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const dbName = `unheard_2i_${randomBytes(6).toString("hex")}`;
@@ -112,22 +91,17 @@ describe("two server instances on one PostgreSQL database and one bucket", () =>
   let a: Instance;
   let b: Instance;
   let database: Database;
-  let alice: { cookie: string; id: string };
-  let bob: { cookie: string; id: string };
+  let alice: User;
+  let bob: User;
 
   beforeAll(async () => {
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set: run this suite with `npm run test:pg`");
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
+    const url = await createPgDatabase(adminUrl, dbName);
     s3 = await startS3("unheard-two-instances");
     // Started together: both migrate the fresh database at once (the migrator's lock serialises them).
-    const env = { DATABASE_URL: url.toString(), ...s3.env };
+    const env = { DATABASE_URL: url, ...s3.env };
     [a, b] = await Promise.all([startInstance("a", env), startInstance("b", env)]);
-    database = openDatabase({ url: url.toString(), poolSize: 2 });
+    database = openDatabase({ url, poolSize: 2 });
   }, 60_000);
 
   afterAll(async () => {
@@ -135,18 +109,13 @@ describe("two server instances on one PostgreSQL database and one bucket", () =>
     await database?.close();
     await s3?.close();
     for (const i of [a, b]) if (i) rmSync(i.dataDir, { recursive: true, force: true });
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    if (adminUrl) await dropPgDatabase(adminUrl, dbName);
     // Both shut down cleanly on SIGTERM.
     expect(codes).toEqual([0, 0]);
   }, 60_000);
 
   /** Register on A, confirm the e-mailed link on B, sign in on A; let the account in from the waitlist. */
-  async function signUp(email: string): Promise<{ cookie: string; id: string }> {
+  async function signUp(email: string): Promise<User> {
     const password = "secret123";
     const reg = await fetch(`${a.base}/api/auth/register`, {
       method: "POST",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MESSAGES } from "../messages.js";
+import { socialLinksSchema } from "./common.js";
 
 /** An http(s) link or nothing; anything else (javascript:, data:) is refused. */
 export const socialLinkSchema = z
@@ -41,11 +42,7 @@ export const artistSchema = z.object({
   isPlaceholder: z.boolean(),
   trackCount: z.number(),
   followerCount: z.number(),
-  socialLinks: z.object({
-    instagram: z.string().nullable(),
-    twitter: z.string().nullable(),
-    website: z.string().nullable(),
-  }),
+  socialLinks: socialLinksSchema,
   isFollowing: z.boolean(),
   isSelf: z.boolean(),
   canEdit: z.boolean(),

@@ -15,16 +15,25 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-export const registerSchema = z
-  .object({
-    email: emailSchema,
-    password: passwordSchema,
-    confirmPassword: z.string({ error: MESSAGES.passwordsDoNotMatch }),
-  })
-  .refine((v) => v.password === v.confirmPassword, {
+/** A form that has the password typed twice: `key` and `confirmPassword` must match, the error on the latter. */
+function typedTwice<K extends string, S extends z.ZodType<Record<K | "confirmPassword", string>>>(
+  schema: S,
+  key: K,
+): S {
+  return schema.refine((v: Record<K | "confirmPassword", string>) => v[key] === v.confirmPassword, {
     message: MESSAGES.passwordsDoNotMatch,
     path: ["confirmPassword"],
   });
+}
+
+export const registerSchema = typedTwice(
+  z.object({
+    email: emailSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: MESSAGES.passwordsDoNotMatch }),
+  }),
+  "password",
+);
 export type RegisterInput = z.input<typeof registerSchema>;
 
 export const loginSchema = z.object({
@@ -39,28 +48,24 @@ export type LoginInput = z.input<typeof loginSchema>;
 export const emailOnlySchema = z.object({ email: emailSchema });
 export type EmailOnlyInput = z.input<typeof emailOnlySchema>;
 
-export const resetPasswordSchema = z
-  .object({
+export const resetPasswordSchema = typedTwice(
+  z.object({
     token: z.string().min(1, MESSAGES.invalidToken).max(2000),
     newPassword: passwordSchema,
     confirmPassword: z.string(),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: MESSAGES.passwordsDoNotMatch,
-    path: ["confirmPassword"],
-  });
+  }),
+  "newPassword",
+);
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 
-export const changePasswordSchema = z
-  .object({
+export const changePasswordSchema = typedTwice(
+  z.object({
     currentPassword: z.string().min(1, "Please enter your current password").max(PASSWORD_MAX_LENGTH),
     newPassword: passwordSchema,
     confirmPassword: z.string(),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: MESSAGES.passwordsDoNotMatch,
-    path: ["confirmPassword"],
-  });
+  }),
+  "newPassword",
+);
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
 export const verifyEmailQuerySchema = z.object({ token: z.string().min(1).max(2000) });

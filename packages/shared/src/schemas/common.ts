@@ -11,5 +11,12 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
+/** A profile's links as the API shows them: each an http(s) URL or null. */
+export const socialLinksSchema = z.object({
+  instagram: z.string().nullable(),
+  twitter: z.string().nullable(),
+  website: z.string().nullable(),
+});
+
 export const okSchema = z.object({ ok: z.literal(true), message: z.string().optional() });
 export type Ok = z.infer<typeof okSchema>;

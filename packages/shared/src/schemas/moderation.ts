@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REPORT_REASONS, ROLES } from "../constants.js";
 import { MESSAGES } from "../messages.js";
-import { artistsSchema, genreSchema, releaseDateSchema, soundcloudUrlSchema } from "./song.js";
+import { artistsSchema, genreSchema, releaseDateSchema, soundcloudUrlSchema, userRefSchema } from "./song.js";
 
 /** 'User {email} is now off the waitlist!' (spec §8). */
 export const offWaitlistMessage = (email: string) => `User ${email} is now off the waitlist!`;
@@ -19,7 +19,7 @@ export const reportSchema = z.object({
   reason: z.enum(REPORT_REASONS),
   details: z.string(),
   status: z.enum(["pending", "resolved", "rejected"]),
-  reporter: z.object({ id: z.string(), username: z.string() }),
+  reporter: userRefSchema,
   createdAt: z.string(),
   processedAt: z.string().nullable(),
   processedBy: z.string().nullable(),
@@ -67,7 +67,7 @@ export const editSuggestionSchema = z.object({
   stale: z.boolean(),
   reason: z.string(),
   status: z.enum(["pending", "approved", "rejected"]),
-  submittedBy: z.object({ id: z.string(), username: z.string() }),
+  submittedBy: userRefSchema,
   submittedAt: z.string(),
   reviewedBy: z.string().nullable(),
   reviewedAt: z.string().nullable(),
@@ -124,7 +124,7 @@ export const setRoleSchema = z.object({ role: z.enum(["user", "verified_contribu
 
 export const auditEntrySchema = z.object({
   id: z.string(),
-  actor: z.object({ id: z.string(), username: z.string() }).nullable(),
+  actor: userRefSchema.nullable(),
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES, USERNAME_MAX_LENGTH } from "../constants.js";
+import { socialLinksSchema } from "./common.js";
 
 /** The signed-in user's profile (spec §3 User, §4 defaults, §6 derived flags). */
 export const meSchema = z.object({
@@ -15,11 +16,7 @@ export const meSchema = z.object({
   isEmailVerified: z.boolean(),
   uploadCount: z.number().int(),
   offWaitlist: z.boolean(),
-  socialLinks: z.object({
-    instagram: z.string().nullable(),
-    twitter: z.string().nullable(),
-    website: z.string().nullable(),
-  }),
+  socialLinks: socialLinksSchema,
   createdAt: z.string(),
   isAdmin: z.boolean(),
   isSuperAdmin: z.boolean(),

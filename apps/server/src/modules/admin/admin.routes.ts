@@ -1,18 +1,11 @@
-import {
-  adminUserListSchema,
-  auditListSchema,
-  errorBodySchema,
-  MESSAGES,
-  okSchema,
-  setRoleSchema,
-} from "@unheard/shared";
+import { adminUserListSchema, auditListSchema, MESSAGES, okSchema, setRoleSchema } from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
+import { errorResponses, idParams } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { AdminService } from "./admin.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 /** Users and roles for admins; the audit log for super admins. */
 export function adminRoutes(app: App, deps: { admin: AdminService; viewers: ViewerResolver }) {

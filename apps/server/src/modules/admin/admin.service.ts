@@ -122,8 +122,18 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
       ];
       const songIds = ids("song");
       const userIds = ids("user");
-      const reportIds = ids("report");
-      const suggestionIds = ids("edit_suggestion");
+      // Reports and edit suggestions are named by their song's title.
+      const songTitleVia = (table: "report" | "edit_suggestion") => {
+        const list = ids(table);
+        return list.length
+          ? db
+              .selectFrom(table)
+              .innerJoin("song", "song.id", `${table}.song_id`)
+              .select([`${table}.id`, "song.title as label"])
+              .where(`${table}.id`, "in", list)
+              .execute()
+          : [];
+      };
       const [songs, users, reports, suggestions] = await Promise.all([
         songIds.length
           ? db.selectFrom("song").select(["id", "title as label"]).where("id", "in", songIds).execute()
@@ -131,22 +141,8 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
         userIds.length
           ? db.selectFrom("user").select(["id", "username as label"]).where("id", "in", userIds).execute()
           : [],
-        reportIds.length
-          ? db
-              .selectFrom("report")
-              .innerJoin("song", "song.id", "report.song_id")
-              .select(["report.id", "song.title as label"])
-              .where("report.id", "in", reportIds)
-              .execute()
-          : [],
-        suggestionIds.length
-          ? db
-              .selectFrom("edit_suggestion")
-              .innerJoin("song", "song.id", "edit_suggestion.song_id")
-              .select(["edit_suggestion.id", "song.title as label"])
-              .where("edit_suggestion.id", "in", suggestionIds)
-              .execute()
-          : [],
+        songTitleVia("report"),
+        songTitleVia("edit_suggestion"),
       ]);
       const labels = new Map([...songs, ...users, ...reports, ...suggestions].map((x) => [x.id, x.label]));
       return rows.map((r) => {

@@ -1,23 +1,16 @@
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { expect, it } from "vitest";
+import { member, type User, upload, useMembers } from "../../test/fixtures.js";
+import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("admin roles and audit", (dialect) => {
-  let ctx: TestContext;
-  let boss: User;
-  let admin: User;
-  let user: User;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    boss = await member(ctx, "boss-a@example.com", "super_admin");
-    admin = await member(ctx, "admin-a@example.com", "admin");
-    user = await member(ctx, "user-a@example.com");
+  const ctx = useTestApp(dialect);
+  const { boss, admin, user } = useMembers(ctx, {
+    boss: ["boss-a@example.com", "super_admin"],
+    admin: ["admin-a@example.com", "admin"],
+    user: "user-a@example.com",
   });
-  afterAll(() => ctx.close());
 
   const setRole = (as: User, id: string, role: string) =>
     ctx.app.inject({
@@ -122,11 +115,7 @@ function adminEndpoints(ids: { song: string; report: string; suggestion: string;
 }
 
 describeEachDialect("admin endpoints refuse the unentitled", (dialect) => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect);
 
   /** A fingerprint of every table's content that moderation can touch. */
   async function snapshot(): Promise<string> {

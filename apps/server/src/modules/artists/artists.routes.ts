@@ -1,7 +1,6 @@
 import {
   artistSchema,
   claimArtistSchema,
-  errorBodySchema,
   followStateSchema,
   MESSAGES,
   mergeArtistsSchema,
@@ -10,13 +9,12 @@ import {
   updateArtistSchema,
   verifyArtistSchema,
 } from "@unheard/shared";
-import { z } from "zod";
 import type { App } from "../../http.js";
+import { errorResponses, idParams, pageQuery } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ArtistsService } from "./artists.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 /** Artist pages, following, artist editing, and the admin tools for artists. */
 export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers: ViewerResolver }) {
@@ -35,10 +33,7 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
       schema: {
         tags,
         params: idParams,
-        querystring: z.object({
-          cursor: z.string().max(500).optional(),
-          limit: z.coerce.number().int().min(1).max(48).default(24),
-        }),
+        querystring: pageQuery(),
         response: { 200: songPageSchema, ...errors },
       },
     },

@@ -4,7 +4,7 @@ import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
-import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
+import { decodeKeyset, keysetPage, newestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { searchNormalize, searchScore } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
@@ -87,18 +87,8 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
       await load(id);
       const includePending = Boolean(viewer && (viewer.id === id || viewer.isAdmin));
       const pos = decodeKeyset(cursor);
-      const rows = await creditedSongs(db, id, includePending)
-        .selectAll("song")
-        .where((eb) =>
-          pos
-            ? eb.or([
-                eb("song.created_at", "<", pos.createdAt),
-                eb.and([eb("song.created_at", "=", pos.createdAt), eb("song.id", "<", pos.id)]),
-              ])
-            : eb.val(true),
-        )
-        .orderBy("song.created_at", "desc")
-        .orderBy("song.id", "desc")
+      const query = creditedSongs(db, id, includePending).selectAll("song");
+      const rows = await newestAfter(query, "song.created_at", "song.id", pos)
         .limit(limit + 1)
         .execute();
       const { page, nextCursor } = keysetPage(rows, limit, (r) => r.created_at);

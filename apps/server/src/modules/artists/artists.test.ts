@@ -1,10 +1,8 @@
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload, verify } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { beforeAll, expect, it } from "vitest";
+import { member, upload, useMembers, verify } from "../../test/fixtures.js";
+import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 
 /** Every artist's stored counts equal the rows they count. */
 async function expectCountsMatch(ctx: TestContext): Promise<void> {
@@ -19,14 +17,10 @@ async function expectCountsMatch(ctx: TestContext): Promise<void> {
 }
 
 describeEachDialect("artists", (dialect) => {
-  let ctx: TestContext;
-  let up: User;
-  let fan: User;
+  const ctx = useTestApp(dialect);
+  const { up, fan } = useMembers(ctx, { up: "up-art@example.com", fan: "fan-art@example.com" });
   let artistId: string;
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    up = await member(ctx, "up-art@example.com");
-    fan = await member(ctx, "fan-art@example.com");
     const a = (await upload(ctx, up.cookie, { title: "Art One", artists: ["Juice WRLD"] })).json();
     const b = (await upload(ctx, up.cookie, { title: "Art Two", artists: ["juice wrld "] })).json();
     await upload(ctx, up.cookie, { title: "Art Pending", artists: ["Juice WRLD"] });
@@ -34,7 +28,6 @@ describeEachDialect("artists", (dialect) => {
     artistId = a.artists[0].id;
     expect(b.artists[0].id).toBe(artistId);
   });
-  afterAll(() => ctx.close());
 
   it("shows a placeholder artist with verified tracks only to the public", async () => {
     const artist = (await ctx.app.inject({ method: "GET", url: `/api/artists/${artistId}` })).json();
@@ -77,26 +70,18 @@ describeEachDialect("artists", (dialect) => {
 
   it("lets the artist or an admin edit bio and links, accepting only http(s) links", async () => {
     const admin = await member(ctx, "adm-art2@example.com", "admin");
-    const refused = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/artists/${artistId}`,
-      headers: { cookie: fan.cookie },
-      payload: { bio: "x" },
-    });
+    const edit = (cookie: string, payload: object) =>
+      ctx.app.inject({ method: "PATCH", url: `/api/artists/${artistId}`, headers: { cookie }, payload });
+    const refused = await edit(fan.cookie, { bio: "x" });
     expect(refused.statusCode).toBe(403);
-    const bad = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/artists/${artistId}`,
-      headers: { cookie: admin.cookie },
-      payload: { bio: "x", website: "javascript:alert(1)" },
-    });
+    const bad = await edit(admin.cookie, { bio: "x", website: "javascript:alert(1)" });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe(MESSAGES.invalidLink);
-    const ok = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/artists/${artistId}`,
-      headers: { cookie: admin.cookie },
-      payload: { bio: "Chicago", instagram: "https://instagram.com/jw", twitter: "", website: null },
+    const ok = await edit(admin.cookie, {
+      bio: "Chicago",
+      instagram: "https://instagram.com/jw",
+      twitter: "",
+      website: null,
     });
     expect(ok.json()).toMatchObject({
       bio: "Chicago",
@@ -108,23 +93,24 @@ describeEachDialect("artists", (dialect) => {
     const dup = (await upload(ctx, up.cookie, { title: "Art Three", artists: ["Juice World"] })).json();
     const dupId = dup.artists[0].id;
     const other = await member(ctx, "fan2-art@example.com");
-    await ctx.app.inject({ method: "PUT", url: `/api/artists/${dupId}/follow`, headers: { cookie: other.cookie } });
-    await ctx.app.inject({ method: "PUT", url: `/api/artists/${dupId}/follow`, headers: { cookie: fan.cookie } });
+    for (const follower of [other, fan])
+      await ctx.app.inject({
+        method: "PUT",
+        url: `/api/artists/${dupId}/follow`,
+        headers: { cookie: follower.cookie },
+      });
     const boss = await member(ctx, "boss-art@example.com", "super_admin");
     const admin = await member(ctx, "adm-art3@example.com", "admin");
-    const asAdmin = await ctx.app.inject({
-      method: "POST",
-      url: "/api/admin/artists/merge",
-      headers: { cookie: admin.cookie },
-      payload: { keepId: artistId, mergeId: dupId },
-    });
+    const merge = (cookie: string) =>
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/admin/artists/merge",
+        headers: { cookie },
+        payload: { keepId: artistId, mergeId: dupId },
+      });
+    const asAdmin = await merge(admin.cookie);
     expect(asAdmin.statusCode).toBe(403);
-    const merged = await ctx.app.inject({
-      method: "POST",
-      url: "/api/admin/artists/merge",
-      headers: { cookie: boss.cookie },
-      payload: { keepId: artistId, mergeId: dupId },
-    });
+    const merged = await merge(boss.cookie);
     expect(merged.statusCode).toBe(200);
     expect((await ctx.app.inject({ method: "GET", url: `/api/artists/${dupId}` })).statusCode).toBe(404);
     const kept = (await ctx.app.inject({ method: "GET", url: `/api/artists/${artistId}` })).json();

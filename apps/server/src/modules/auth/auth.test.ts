@@ -1,5 +1,6 @@
 import { MESSAGES } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { getMe, patchMe } from "../../test/fixtures.js";
 import {
   createTestApp,
   describeEachDialect,
@@ -8,28 +9,30 @@ import {
   sessionCookie,
   signUp,
   type TestContext,
+  useTestApp,
 } from "../../test/harness.js";
 
 const post = (ctx: TestContext, url: string, payload: unknown, cookie?: string) =>
   ctx.app.inject({ method: "POST", url, payload: payload as object, headers: cookie ? { cookie } : {} });
 
+/** Register as the form does: the password, then `confirmPassword` (the same unless given). */
+const register = (ctx: TestContext, email: string, password = "secret1", confirmPassword = password) =>
+  post(ctx, "/api/auth/register", { email, password, confirmPassword });
+
+const login = (ctx: TestContext, email: string, password: string) => post(ctx, "/api/auth/login", { email, password });
+
 describeEachDialect("accounts", (dialect) => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect, { env: { SUPER_ADMIN_EMAIL: "boss@example.com" } });
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect, { env: { SUPER_ADMIN_EMAIL: "boss@example.com" } });
+  /** Change the password as the holder of `cookie`, typing the new one twice. */
+  const changePassword = (cookie: string | undefined, currentPassword: string, newPassword: string) =>
+    post(ctx, "/api/auth/change-password", { currentPassword, newPassword, confirmPassword: newPassword }, cookie);
 
   it("registers, e-mails a verification link, verifies and logs in", async () => {
-    const reg = await post(ctx, "/api/auth/register", {
-      email: "Ann@Example.com",
-      password: "secret1",
-      confirmPassword: "secret1",
-    });
+    const reg = await register(ctx, "Ann@Example.com");
     expect(reg.statusCode).toBe(201);
     expect(reg.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
     // Login is refused until the e-mail is verified.
-    const early = await post(ctx, "/api/auth/login", { email: "ann@example.com", password: "secret1" });
+    const early = await login(ctx, "ann@example.com", "secret1");
     expect(early.statusCode).toBe(403);
     expect(early.json().error).toEqual({ code: "email_not_verified", message: MESSAGES.emailNotVerified });
 
@@ -39,15 +42,15 @@ describeEachDialect("accounts", (dialect) => {
     expect(verify.statusCode).toBe(302);
     expect(verify.headers.location).toBe("/login?verify=ok");
 
-    const login = await post(ctx, "/api/auth/login", { email: "ann@example.com", password: "secret1" });
-    expect(login.statusCode).toBe(200);
-    expect(login.json().message).toBe(MESSAGES.loginSuccess);
-    const setCookie = String(login.headers["set-cookie"]);
+    const loggedIn = await login(ctx, "ann@example.com", "secret1");
+    expect(loggedIn.statusCode).toBe(200);
+    expect(loggedIn.json().message).toBe(MESSAGES.loginSuccess);
+    const setCookie = String(loggedIn.headers["set-cookie"]);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).not.toMatch(/Secure/);
 
-    const me = await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: sessionCookie(login) } });
+    const me = await getMe(ctx, sessionCookie(loggedIn));
     expect(me.statusCode).toBe(200);
     // Spec §4 defaults.
     expect(me.json()).toMatchObject({
@@ -65,25 +68,13 @@ describeEachDialect("accounts", (dialect) => {
   });
 
   it("checks the registration form like the page does", async () => {
-    const mismatch = await post(ctx, "/api/auth/register", {
-      email: "b@example.com",
-      password: "secret1",
-      confirmPassword: "secret2",
-    });
+    const mismatch = await register(ctx, "b@example.com", "secret1", "secret2");
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().error.fields.confirmPassword).toBe(MESSAGES.passwordsDoNotMatch);
-    const short = await post(ctx, "/api/auth/register", {
-      email: "b@example.com",
-      password: "12345",
-      confirmPassword: "12345",
-    });
+    const short = await register(ctx, "b@example.com", "12345");
     expect(short.statusCode).toBe(400);
     expect(short.json().error.message).toBe(MESSAGES.passwordTooShort);
-    const badEmail = await post(ctx, "/api/auth/register", {
-      email: "nope",
-      password: "secret1",
-      confirmPassword: "secret1",
-    });
+    const badEmail = await register(ctx, "nope");
     expect(badEmail.statusCode).toBe(400);
     expect(badEmail.json().error.fields.email).toBe(MESSAGES.invalidEmail);
     const missing = await post(ctx, "/api/auth/register", {});
@@ -94,16 +85,8 @@ describeEachDialect("accounts", (dialect) => {
   });
 
   it("answers a second registration of an e-mail exactly like the first (no enumeration)", async () => {
-    await post(ctx, "/api/auth/register", {
-      email: "dup@example.com",
-      password: "secret1",
-      confirmPassword: "secret1",
-    });
-    const again = await post(ctx, "/api/auth/register", {
-      email: "DUP@example.com",
-      password: "other-pass",
-      confirmPassword: "other-pass",
-    });
+    await register(ctx, "dup@example.com");
+    const again = await register(ctx, "DUP@example.com", "other-pass");
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
     const rows = await ctx.database.db.selectFrom("user").select("id").where("email", "=", "dup@example.com").execute();
@@ -116,8 +99,8 @@ describeEachDialect("accounts", (dialect) => {
 
   it("refuses bad logins with one message whether or not the account exists", async () => {
     await signUp(ctx, "carl@example.com", "right-pass");
-    const wrong = await post(ctx, "/api/auth/login", { email: "carl@example.com", password: "wrong-pass" });
-    const unknown = await post(ctx, "/api/auth/login", { email: "nobody@example.com", password: "wrong-pass" });
+    const wrong = await login(ctx, "carl@example.com", "wrong-pass");
+    const unknown = await login(ctx, "nobody@example.com", "wrong-pass");
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -126,11 +109,7 @@ describeEachDialect("accounts", (dialect) => {
   });
 
   it("resends the verification e-mail, answering the same for unknown e-mails", async () => {
-    await post(ctx, "/api/auth/register", {
-      email: "dana@example.com",
-      password: "secret1",
-      confirmPassword: "secret1",
-    });
+    await register(ctx, "dana@example.com");
     const known = await post(ctx, "/api/auth/resend-verification", { email: "dana@example.com" });
     const unknown = await post(ctx, "/api/auth/resend-verification", { email: "ghost@example.com" });
     expect(known.statusCode).toBe(200);
@@ -165,7 +144,7 @@ describeEachDialect("accounts", (dialect) => {
     const out = await post(ctx, "/api/auth/logout", {}, cookie);
     expect(out.statusCode).toBe(200);
     expect(out.json().message).toBe(MESSAGES.logoutSuccess);
-    const me = await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
+    const me = await getMe(ctx, cookie);
     expect(me.statusCode).toBe(401);
     expect(me.json().error.code).toBe("unauthorized");
   });
@@ -179,72 +158,40 @@ describeEachDialect("accounts", (dialect) => {
     expect(askUnknown.json()).toEqual(ask.json());
     const link = new URL(lastLink(ctx.dataDir, "fay@example.com", "/reset-password"));
     const token = link.searchParams.get("token") ?? "";
-    const mismatch = await post(ctx, "/api/auth/reset-password", {
-      token,
-      newPassword: "new-pass",
-      confirmPassword: "nope-pass",
-    });
+    const resetPassword = (newPassword: string, confirmPassword = newPassword) =>
+      post(ctx, "/api/auth/reset-password", { token, newPassword, confirmPassword });
+    const mismatch = await resetPassword("new-pass", "nope-pass");
     expect(mismatch.statusCode).toBe(400);
-    const reset = await post(ctx, "/api/auth/reset-password", {
-      token,
-      newPassword: "new-pass",
-      confirmPassword: "new-pass",
-    });
+    const reset = await resetPassword("new-pass");
     expect(reset.statusCode).toBe(200);
-    const reuse = await post(ctx, "/api/auth/reset-password", {
-      token,
-      newPassword: "other-pass",
-      confirmPassword: "other-pass",
-    });
+    const reuse = await resetPassword("other-pass");
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json().error.code).toBe("invalid_token");
-    expect((await post(ctx, "/api/auth/login", { email: "fay@example.com", password: "old-pass" })).statusCode).toBe(
-      401,
-    );
-    expect((await post(ctx, "/api/auth/login", { email: "fay@example.com", password: "new-pass" })).statusCode).toBe(
-      200,
-    );
+    expect((await login(ctx, "fay@example.com", "old-pass")).statusCode).toBe(401);
+    expect((await login(ctx, "fay@example.com", "new-pass")).statusCode).toBe(200);
   });
 
   it("changes the password with the current one and ends the other sessions", async () => {
     const first = await signUp(ctx, "gus@example.com", "pass-one");
-    const otherLogin = await post(ctx, "/api/auth/login", { email: "gus@example.com", password: "pass-one" });
+    const otherLogin = await login(ctx, "gus@example.com", "pass-one");
     const other = sessionCookie(otherLogin);
-    const wrong = await post(
-      ctx,
-      "/api/auth/change-password",
-      { currentPassword: "nope-nope", newPassword: "pass-two", confirmPassword: "pass-two" },
-      first,
-    );
+    const wrong = await changePassword(first, "nope-nope", "pass-two");
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields.currentPassword).toBe(MESSAGES.currentPasswordWrong);
-    const visitor = await post(ctx, "/api/auth/change-password", {
-      currentPassword: "pass-one",
-      newPassword: "pass-two",
-      confirmPassword: "pass-two",
-    });
+    const visitor = await changePassword(undefined, "pass-one", "pass-two");
     expect(visitor.statusCode).toBe(401);
-    const ok = await post(
-      ctx,
-      "/api/auth/change-password",
-      { currentPassword: "pass-one", newPassword: "pass-two", confirmPassword: "pass-two" },
-      first,
-    );
+    const ok = await changePassword(first, "pass-one", "pass-two");
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(MESSAGES.passwordUpdated);
     const current = sessionCookie(ok);
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: current } })).statusCode).toBe(
-      200,
-    );
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie: other } })).statusCode).toBe(401);
-    expect((await post(ctx, "/api/auth/login", { email: "gus@example.com", password: "pass-two" })).statusCode).toBe(
-      200,
-    );
+    expect((await getMe(ctx, current)).statusCode).toBe(200);
+    expect((await getMe(ctx, other)).statusCode).toBe(401);
+    expect((await login(ctx, "gus@example.com", "pass-two")).statusCode).toBe(200);
   });
 
   it("makes SUPER_ADMIN_EMAIL super admin with a full admin record at sign-in", async () => {
     const cookie = await signUp(ctx, "boss@example.com");
-    const me = (await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json();
+    const me = (await getMe(ctx, cookie)).json();
     expect(me).toMatchObject({
       role: "super_admin",
       isAdmin: true,
@@ -287,44 +234,24 @@ describeEachDialect("accounts", (dialect) => {
     expect(Boolean(row.email_verified)).toBe(false);
     expect(Boolean(row.off_waitlist)).toBe(false);
     const cookie = await signUp(ctx, "trent@example.com");
-    const patch = await ctx.app.inject({
-      method: "PATCH",
-      url: "/api/me",
-      headers: { cookie },
-      payload: { username: "trent", role: "admin" },
-    });
+    const patch = await patchMe(ctx, cookie, { username: "trent", role: "admin" });
     expect(patch.statusCode).toBe(400);
-    const me = (await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json();
+    const me = (await getMe(ctx, cookie)).json();
     expect(me.role).toBe("user");
   });
 
   it("renames the profile; usernames are unique regardless of case", async () => {
     const a = await signUp(ctx, "hal@example.com");
     const b = await signUp(ctx, "ivy@example.com");
-    const ok = await ctx.app.inject({
-      method: "PATCH",
-      url: "/api/me",
-      headers: { cookie: a },
-      payload: { username: "  Night Owl " },
-    });
+    const ok = await patchMe(ctx, a, { username: "  Night Owl " });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().username).toBe("Night Owl");
-    const taken = await ctx.app.inject({
-      method: "PATCH",
-      url: "/api/me",
-      headers: { cookie: b },
-      payload: { username: "night owl" },
-    });
+    const taken = await patchMe(ctx, b, { username: "night owl" });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toMatchObject({ code: "username_taken", message: MESSAGES.usernameTaken });
-    const bad = await ctx.app.inject({
-      method: "PATCH",
-      url: "/api/me",
-      headers: { cookie: b },
-      payload: { username: "<script>" },
-    });
+    const bad = await patchMe(ctx, b, { username: "<script>" });
     expect(bad.statusCode).toBe(400);
-    const visitor = await ctx.app.inject({ method: "PATCH", url: "/api/me", payload: { username: "x-visitor" } });
+    const visitor = await patchMe(ctx, undefined, { username: "x-visitor" });
     expect(visitor.statusCode).toBe(401);
   });
 
@@ -342,46 +269,32 @@ describeEachDialect("accounts", (dialect) => {
 });
 
 describeEachDialect("login and reset limits", (dialect) => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect);
 
   it("limits login attempts per account with 429 and Retry-After", async () => {
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) {
-      codes.push(
-        (await post(ctx, "/api/auth/login", { email: "target@example.com", password: `guess-${i}` })).statusCode,
-      );
+      codes.push((await login(ctx, "target@example.com", `guess-${i}`)).statusCode);
     }
     expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
-    const blocked = await post(ctx, "/api/auth/login", { email: "target@example.com", password: "guess-x" });
+    const blocked = await login(ctx, "target@example.com", "guess-x");
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toEqual({ code: "rate_limited", message: MESSAGES.tooManyRequests });
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
   });
 
   it("limits login attempts per IP across accounts", async () => {
+    const loginFrom = (remoteAddress: string, email: string) =>
+      ctx.app.inject({ method: "POST", url: "/api/auth/login", remoteAddress, payload: { email, password: "guess" } });
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
-      const res = await ctx.app.inject({
-        method: "POST",
-        url: "/api/auth/login",
-        remoteAddress: "10.9.9.9",
-        payload: { email: `spray-${i}@example.com`, password: "guess" },
-      });
+      const res = await loginFrom("10.9.9.9", `spray-${i}@example.com`);
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, 30).every((c) => c === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
     // Another client is not affected.
-    const other = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      remoteAddress: "10.1.1.1",
-      payload: { email: "spray-x@example.com", password: "guess" },
-    });
+    const other = await loginFrom("10.1.1.1", "spray-x@example.com");
     expect(other.statusCode).toBe(401);
   });
 

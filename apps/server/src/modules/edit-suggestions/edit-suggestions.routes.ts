@@ -1,6 +1,5 @@
 import {
   editSuggestionListSchema,
-  errorBodySchema,
   MESSAGES,
   okSchema,
   reviewSuggestionSchema,
@@ -8,17 +7,11 @@ import {
 } from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
+import { errorResponses, idParams } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { EditSuggestionsService } from "./edit-suggestions.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Suggesting edits, and the admin's review queue. */
 export function editSuggestionsRoutes(

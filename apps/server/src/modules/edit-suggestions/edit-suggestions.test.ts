@@ -1,22 +1,15 @@
 import { MESSAGES } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { expect, it } from "vitest";
+import { type User, upload, useMembers } from "../../test/fixtures.js";
+import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("edit suggestions", (dialect) => {
-  let ctx: TestContext;
-  let owner: User;
-  let fan: User;
-  let admin: User;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    owner = await member(ctx, "owner-s@example.com");
-    fan = await member(ctx, "fan-s@example.com");
-    admin = await member(ctx, "admin-s@example.com", "admin");
+  const ctx = useTestApp(dialect);
+  const { owner, fan, admin } = useMembers(ctx, {
+    owner: "owner-s@example.com",
+    fan: "fan-s@example.com",
+    admin: ["admin-s@example.com", "admin"],
   });
-  afterAll(() => ctx.close());
 
   const suggest = (u: User | undefined, id: string, payload: object) =>
     ctx.app.inject({

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import type { App } from "../../http.js";
-import { createSiblingApp, createTestApp, describeEachDialect, signUp, type TestContext } from "../../test/harness.js";
+import { patchMe } from "../../test/fixtures.js";
+import { createSiblingApp, describeEachDialect, signUp, useTestApp } from "../../test/harness.js";
 import { openEventStream } from "../../test/sse.js";
 
 async function listen(app: App): Promise<string> {
@@ -11,13 +12,11 @@ async function listen(app: App): Promise<string> {
 }
 
 describeEachDialect("events stream", (dialect) => {
-  let ctx: TestContext;
+  const ctx = useTestApp(dialect);
   let base: string;
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
     base = await listen(ctx.app);
   });
-  afterAll(() => ctx.close());
 
   it("pushes the signed-in user's profile changes, and only to that user", async () => {
     const alice = await signUp(ctx, "alice-ev@example.com");
@@ -27,12 +26,7 @@ describeEachDialect("events stream", (dialect) => {
     try {
       expect((await aliceStream.next("ready")).data).toEqual({ signedIn: true });
       await bobStream.next("ready");
-      const res = await ctx.app.inject({
-        method: "PATCH",
-        url: "/api/me",
-        headers: { cookie: alice },
-        payload: { username: "alice-live" },
-      });
+      const res = await patchMe(ctx, alice, { username: "alice-live" });
       expect(res.statusCode).toBe(200);
       const event = await aliceStream.next("me");
       expect(event.data).toMatchObject({ username: "alice-live", email: "alice-ev@example.com" });
@@ -61,12 +55,7 @@ describeEachDialect("events stream", (dialect) => {
       try {
         await stream.next("ready");
         // The change happens on the first instance; the client listens on the second.
-        await ctx.app.inject({
-          method: "PATCH",
-          url: "/api/me",
-          headers: { cookie },
-          payload: { username: "cross-instance" },
-        });
+        await patchMe(ctx, cookie, { username: "cross-instance" });
         expect((await stream.next("me")).data).toMatchObject({ username: "cross-instance" });
       } finally {
         stream.close();

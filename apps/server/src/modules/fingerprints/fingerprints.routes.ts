@@ -2,28 +2,21 @@ import { createWriteStream } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { errorBodySchema, foundMatchesMessage, MESSAGES } from "@unheard/shared";
+import { foundMatchesMessage, MESSAGES } from "@unheard/shared";
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http.js";
-import { decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import { audioErrorMessage, decodeAudioFile, sniffAudio } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
 import type { JobQueue } from "../../lib/jobs.js";
+import { errorResponses, idParams } from "../../lib/route-schemas.js";
 import { toIso } from "../../lib/time.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
 import type { FingerprintsService, Recognition } from "./fingerprints.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  413: errorBodySchema,
-  415: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 413, 415);
 /** A recording sent for recognition: at most this long (the page stops at 15 s). */
 const MAX_CLIP_SECONDS = 30;
 
@@ -142,15 +135,14 @@ export function fingerprintsRoutes(
         if (!format) throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported);
         let decoded: Awaited<ReturnType<typeof decodeAudioFile>>;
         try {
-          decoded = await decodeAudioFile(tmp, format);
-        } catch {
-          throw new AppError("bad_request", MESSAGES.audioUndecodable);
+          // A long file is matched on its first minute: enough to recognise, bounded in cost.
+          decoded = await decodeAudioFile(tmp, format, { keepSeconds: 60 });
+        } catch (err) {
+          throw new AppError("bad_request", audioErrorMessage(err));
         }
-        // A long file is matched on its first minute: enough to recognise, bounded in cost.
-        const clip = decoded.mono.subarray(0, 60 * decoded.sampleRate);
         return present(
-          await fingerprints.recognize(clip, decoded.sampleRate),
-          clip.length / decoded.sampleRate,
+          await fingerprints.recognize(decoded.mono, decoded.monoRate),
+          decoded.mono.length / decoded.monoRate,
           viewer,
         );
       } finally {

@@ -1,11 +1,10 @@
 import { MESSAGES } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { encodeWav } from "../../lib/wav.js";
 import { hashString, synthesizeTrack } from "../../seed/synth.js";
-import { member, multipart, upload } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+import { member, multipart, upload, useMembers } from "../../test/fixtures.js";
+import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
-type User = { cookie: string; id: string };
 const RATE = 22_050;
 
 /** Mix white noise into a signal at the given SNR (dB, relative to the signal's RMS). */
@@ -32,15 +31,11 @@ function pcm16(x: Float32Array): Buffer {
 }
 
 describeEachDialect("fingerprints", (dialect) => {
-  let ctx: TestContext;
-  let boss: User;
-  let up: User;
+  const ctx = useTestApp(dialect);
+  const { boss, up } = useMembers(ctx, { boss: ["boss-fp@example.com", "super_admin"], up: "up-fp@example.com" });
   let songId: string;
   const track = synthesizeTrack(hashString("Fingerprinted Tune"), 30, RATE);
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    boss = await member(ctx, "boss-fp@example.com", "super_admin");
-    up = await member(ctx, "up-fp@example.com");
     const res = await upload(
       ctx,
       up.cookie,
@@ -58,25 +53,29 @@ describeEachDialect("fingerprints", (dialect) => {
       { name: "d.wav", data: encodeWav(decoy, RATE) },
     );
   }, 60_000);
-  afterAll(() => ctx.close());
+  /** The song's fingerprint status, as the super admin sees it. */
+  const status = async () =>
+    (
+      await ctx.app.inject({
+        method: "GET",
+        url: `/api/songs/${songId}/fingerprints`,
+        headers: { cookie: boss.cookie },
+      })
+    ).json();
+  /** Send samples for recognition as the page streams them, as the holder of `cookie`. */
+  const recognizePcm = (samples: Float32Array, cookie?: string) =>
+    ctx.app.inject({
+      method: "POST",
+      url: `/api/recognition/pcm?sampleRate=${RATE}`,
+      headers: { ...(cookie ? { cookie } : {}), "content-type": "application/octet-stream" },
+      payload: pcm16(samples),
+    });
 
   it("indexes uploads in a background job", async () => {
-    const before = (
-      await ctx.app.inject({
-        method: "GET",
-        url: `/api/songs/${songId}/fingerprints`,
-        headers: { cookie: boss.cookie },
-      })
-    ).json();
+    const before = await status();
     expect(before).toMatchObject({ count: 0, job: { status: "queued" } });
     expect(await ctx.app.jobs.drain()).toBe(2);
-    const after = (
-      await ctx.app.inject({
-        method: "GET",
-        url: `/api/songs/${songId}/fingerprints`,
-        headers: { cookie: boss.cookie },
-      })
-    ).json();
+    const after = await status();
     expect(after.count).toBeGreaterThan(500);
     expect(after).toMatchObject({ preset: "default", job: { status: "done" } });
     expect(after.fingerprintedAt).toEqual(expect.any(String));
@@ -85,12 +84,7 @@ describeEachDialect("fingerprints", (dialect) => {
   it("recognises a noisy clip streamed as PCM, at the right place in the song", async () => {
     const start = 11.3;
     const clip = withNoise(track.subarray(Math.round(start * RATE), Math.round((start + 6) * RATE)), 10);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: `/api/recognition/pcm?sampleRate=${RATE}`,
-      headers: { cookie: boss.cookie, "content-type": "application/octet-stream" },
-      payload: pcm16(clip),
-    });
+    const res = await recognizePcm(clip, boss.cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.match?.song).toMatchObject({ id: songId, title: "Fingerprinted", artists: [{ name: "Finger" }] });
@@ -101,12 +95,7 @@ describeEachDialect("fingerprints", (dialect) => {
 
   it("finds nothing for audio that is not in the catalogue", async () => {
     const stranger = synthesizeTrack(hashString("Never Uploaded"), 8, RATE);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: `/api/recognition/pcm?sampleRate=${RATE}`,
-      headers: { cookie: boss.cookie, "content-type": "application/octet-stream" },
-      payload: pcm16(stranger),
-    });
+    const res = await recognizePcm(stranger, boss.cookie);
     expect(res.json()).toMatchObject({ match: null, message: MESSAGES.noMatches });
   });
 
@@ -124,13 +113,7 @@ describeEachDialect("fingerprints", (dialect) => {
 
   it("keeps recognition to super admins", async () => {
     const admin = await member(ctx, "adm-fp@example.com", "admin");
-    const call = (cookie?: string) =>
-      ctx.app.inject({
-        method: "POST",
-        url: `/api/recognition/pcm?sampleRate=${RATE}`,
-        headers: { ...(cookie ? { cookie } : {}), "content-type": "application/octet-stream" },
-        payload: pcm16(track.subarray(0, RATE)),
-      });
+    const call = (cookie?: string) => recognizePcm(track.subarray(0, RATE), cookie);
     expect((await call()).statusCode).toBe(401);
     expect((await call(up.cookie)).statusCode).toBe(403);
     expect((await call(admin.cookie)).statusCode).toBe(403);

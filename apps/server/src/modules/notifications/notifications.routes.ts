@@ -1,10 +1,11 @@
-import { errorBodySchema, notificationPageSchema, notificationSettingsSchema } from "@unheard/shared";
+import { notificationPageSchema, notificationSettingsSchema } from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
+import { errorResponses, idParams, pageQuery } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { Notifier } from "./notifications.service.js";
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema };
+const errors = errorResponses(400, 401);
 
 /** The signed-in user's notifications and their settings. */
 export function notificationsRoutes(app: App, deps: { notifier: Notifier; viewers: ViewerResolver }) {
@@ -16,10 +17,7 @@ export function notificationsRoutes(app: App, deps: { notifier: Notifier; viewer
     {
       schema: {
         tags,
-        querystring: z.object({
-          cursor: z.string().max(500).optional(),
-          limit: z.coerce.number().int().min(1).max(50).default(20),
-        }),
+        querystring: pageQuery(50, 20),
         response: { 200: notificationPageSchema, ...errors },
       },
     },
@@ -34,7 +32,7 @@ export function notificationsRoutes(app: App, deps: { notifier: Notifier; viewer
     {
       schema: {
         tags,
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: idParams,
         response: { 200: z.object({ unread: z.number() }), ...errors },
       },
     },

@@ -9,7 +9,7 @@ import { type Kysely, sql } from "kysely";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
-import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
+import { decodeKeyset, keysetPage, newestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import type { Mailer } from "../../lib/mail.js";
@@ -143,20 +143,8 @@ export function createNotifier(deps: {
       limit: number,
     ): Promise<{ items: AppNotification[]; unread: number; nextCursor: string | null }> {
       const pos = decodeKeyset(cursor);
-      const rows = await db
-        .selectFrom("notification")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .where((eb) =>
-          pos
-            ? eb.or([
-                eb("created_at", "<", pos.createdAt),
-                eb.and([eb("created_at", "=", pos.createdAt), eb("id", "<", pos.id)]),
-              ])
-            : eb.val(true),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
+      const query = db.selectFrom("notification").selectAll().where("user_id", "=", userId);
+      const rows = await newestAfter(query, "created_at", "id", pos)
         .limit(limit + 1)
         .execute();
       const { page, nextCursor } = keysetPage(rows, limit, (r) => r.created_at);

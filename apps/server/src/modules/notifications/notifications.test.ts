@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, outboxFor, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { expect, it } from "vitest";
+import { member, type User, upload, useMembers } from "../../test/fixtures.js";
+import { describeEachDialect, outboxFor, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("notifications", (dialect) => {
-  let ctx: TestContext;
-  let up: User;
-  let fan: User;
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    up = await member(ctx, "up-n@example.com");
-    fan = await member(ctx, "fan-n@example.com");
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect);
+  const { up, fan } = useMembers(ctx, { up: "up-n@example.com", fan: "fan-n@example.com" });
 
   const list = async (u: User) =>
     (await ctx.app.inject({ method: "GET", url: "/api/notifications", headers: { cookie: u.cookie } })).json();

@@ -1,5 +1,4 @@
 import {
-  errorBodySchema,
   hideSongSchema,
   MESSAGES,
   okSchema,
@@ -7,19 +6,12 @@ import {
   reportInputSchema,
   reportListSchema,
 } from "@unheard/shared";
-import { z } from "zod";
 import type { App } from "../../http.js";
+import { errorResponses, idParams } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ReportsService } from "./reports.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Reporting songs, and the admin's report queue. */
 export function reportsRoutes(app: App, deps: { reportsService: ReportsService; viewers: ViewerResolver }) {

@@ -1,25 +1,20 @@
 import { MESSAGES } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload, verify } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { beforeAll, expect, it } from "vitest";
+import { storedNumber, type User, upload, useMembers, verify } from "../../test/fixtures.js";
+import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("reports", (dialect) => {
-  let ctx: TestContext;
-  let owner: User;
-  let reporter: User;
-  let admin: User;
+  const ctx = useTestApp(dialect);
+  const { owner, reporter, admin } = useMembers(ctx, {
+    owner: "owner-r@example.com",
+    reporter: "reporter@example.com",
+    admin: ["admin-r@example.com", "admin"],
+  });
   let songId: string;
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    owner = await member(ctx, "owner-r@example.com");
-    reporter = await member(ctx, "reporter@example.com");
-    admin = await member(ctx, "admin-r@example.com", "admin");
     songId = (await upload(ctx, owner.cookie, { title: "Reported", artists: ["Rep"] })).json().id;
     await verify(ctx, songId);
   });
-  afterAll(() => ctx.close());
 
   const report = (u: User | undefined, id: string, payload: object) =>
     ctx.app.inject({
@@ -48,12 +43,7 @@ describeEachDialect("reports", (dialect) => {
       processed_at: null,
       processed_by: null,
     });
-    const song = await ctx.database.db
-      .selectFrom("song")
-      .select("report_count")
-      .where("id", "=", songId)
-      .executeTakeFirstOrThrow();
-    expect(Number(song.report_count)).toBe(1);
+    expect(await storedNumber(ctx, "song", "report_count", ["id", songId])).toBe(1);
   });
 
   it("refuses reports without sign-in, reason, song, or on one's own song", async () => {

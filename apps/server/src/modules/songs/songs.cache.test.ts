@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload, verify } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+import { beforeAll, expect, it } from "vitest";
+import { member, upload, useMembers, verify } from "../../test/fixtures.js";
+import { describeEachDialect, useTestApp } from "../../test/harness.js";
 import { createSongsRepo } from "./songs.repo.js";
 
 // Visitors' answers come from the public cache with ETags; members' answers are computed per request and
 // tagged too; sessions are read on the fast path but expired or tampered ones never pass.
 describeEachDialect("HTTP caching and sessions", (dialect) => {
-  let ctx: TestContext;
-  let fan: { cookie: string; id: string };
+  const ctx = useTestApp(dialect);
+  const { up, fan } = useMembers(ctx, { up: "up@example.com", fan: "fan@example.com" });
   let songId = "";
 
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    const up = await member(ctx, "up@example.com");
-    fan = await member(ctx, "fan@example.com");
     songId = (await upload(ctx, up.cookie, { title: "Cached Tune", artists: ["Cache Band"], genre: "Pop" })).json().id;
     await verify(ctx, songId);
   });
-  afterAll(() => ctx.close());
 
   const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: "GET", url, headers });
 

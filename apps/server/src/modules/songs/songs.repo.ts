@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, 
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
+import { newestAfter } from "../../lib/cursor.js";
 import { newId } from "../../lib/ids.js";
 import { FUZZY_THRESHOLD, searchNormalize, searchWords, similarity } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
@@ -215,25 +216,12 @@ export function createSongsRepo(database: Database) {
 
     /** Newest verified songs, keyset-paginated on (created_at, id) from song_status_created_idx. */
     newest(f: FeedFilters, cursor: NewestCursor | undefined, limit: number): Promise<SongCardRow[]> {
-      return db
+      const query = db
         .selectFrom("song")
         .selectAll("song")
         .select(credits)
-        .where((eb) => {
-          const base = filterExpr(eb, f);
-          if (!cursor) return base;
-          return eb.and([
-            base,
-            eb.or([
-              eb("song.created_at", "<", cursor.createdAt),
-              eb.and([eb("song.created_at", "=", cursor.createdAt), eb("song.id", "<", cursor.id)]),
-            ]),
-          ]);
-        })
-        .orderBy("song.created_at", "desc")
-        .orderBy("song.id", "desc")
-        .limit(limit)
-        .execute();
+        .where((eb) => filterExpr(eb, f));
+      return newestAfter(query, "song.created_at", "song.id", cursor).limit(limit).execute();
     },
 
     /** Songs liked in the last 7 days, most recent likes first, then earliest release (spec §9). */
@@ -292,7 +280,7 @@ export function createSongsRepo(database: Database) {
 
     /** A user's favourites, newest first, keyset on (favorite.created_at, song_id); pending songs never show. */
     favoritesOf(userId: string, cursor: NewestCursor | undefined, limit: number) {
-      return db
+      const query = db
         .selectFrom("favorite")
         .innerJoin("song", "song.id", "favorite.song_id")
         .selectAll("song")
@@ -300,19 +288,8 @@ export function createSongsRepo(database: Database) {
         .select("favorite.created_at as favorited_at")
         .where("favorite.user_id", "=", userId)
         .where("song.status", "=", "verified")
-        .where("song.is_hidden", "=", false)
-        .where((eb) =>
-          cursor
-            ? eb.or([
-                eb("favorite.created_at", "<", cursor.createdAt),
-                eb.and([eb("favorite.created_at", "=", cursor.createdAt), eb("song.id", "<", cursor.id)]),
-              ])
-            : eb.val(true),
-        )
-        .orderBy("favorite.created_at", "desc")
-        .orderBy("song.id", "desc")
-        .limit(limit)
-        .execute();
+        .where("song.is_hidden", "=", false);
+      return newestAfter(query, "favorite.created_at", "song.id", cursor).limit(limit).execute();
     },
 
     /**

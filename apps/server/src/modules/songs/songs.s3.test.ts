@@ -1,20 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../config.js";
 import { createS3Storage } from "../../lib/storage-s3.js";
-import { member, upload, wavFile } from "../../test/fixtures.js";
+import { fetchAudio, dataFiles as files, member, type User, upload, wavFile } from "../../test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
 import { startS3 } from "../../test/s3.js";
-
-const files = (dir: string, sub: string) => {
-  try {
-    return readdirSync(path.join(dir, sub));
-  } catch {
-    return [];
-  }
-};
 
 describe("object storage settings", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-s3cfg-"));
@@ -73,7 +65,7 @@ describe("object storage settings", () => {
 describeEachDialect("songs: audio in S3-compatible object storage", (dialect) => {
   let s3: Awaited<ReturnType<typeof startS3>>;
   let ctx: TestContext;
-  let owner: { cookie: string; id: string };
+  let owner: User;
   let songId: string;
   let audioUrl: string;
   let key: string;
@@ -111,7 +103,7 @@ describeEachDialect("songs: audio in S3-compatible object storage", (dialect) =>
   });
 
   it("streams it back whole and in ranges, with the same headers as local files", async () => {
-    const whole = await ctx.app.inject({ method: "GET", url: audioUrl });
+    const whole = await fetchAudio(ctx, audioUrl);
     expect(whole.statusCode).toBe(200);
     expect(whole.rawPayload).toEqual(wav);
     expect(whole.headers).toMatchObject({
@@ -121,22 +113,18 @@ describeEachDialect("songs: audio in S3-compatible object storage", (dialect) =>
       "x-content-type-options": "nosniff",
     });
     expect(whole.headers["cache-control"]).toContain("immutable");
-    const part = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: "bytes=100-1123" } });
+    const part = await fetchAudio(ctx, audioUrl, { range: "bytes=100-1123" });
     expect(part.statusCode).toBe(206);
     expect(part.headers["content-range"]).toBe(`bytes 100-1123/${wav.length}`);
     expect(part.headers["content-length"]).toBe("1024");
     expect(part.rawPayload).toEqual(wav.subarray(100, 1124));
-    const tail = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: "bytes=-10" } });
+    const tail = await fetchAudio(ctx, audioUrl, { range: "bytes=-10" });
     expect(tail.statusCode).toBe(206);
     expect(tail.rawPayload).toEqual(wav.subarray(wav.length - 10));
-    const bad = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: `bytes=${wav.length + 1}-` } });
+    const bad = await fetchAudio(ctx, audioUrl, { range: `bytes=${wav.length + 1}-` });
     expect(bad.statusCode).toBe(416);
     expect(bad.headers["content-range"]).toBe(`bytes */${wav.length}`);
-    const cached = await ctx.app.inject({
-      method: "GET",
-      url: audioUrl,
-      headers: { "if-none-match": String(whole.headers.etag) },
-    });
+    const cached = await fetchAudio(ctx, audioUrl, { "if-none-match": String(whole.headers.etag) });
     expect(cached.statusCode).toBe(304);
   });
 
@@ -177,7 +165,7 @@ describeEachDialect("songs: audio in S3-compatible object storage", (dialect) =>
     });
     expect(res.statusCode).toBe(200);
     expect(await s3.keys()).toEqual([]);
-    expect((await ctx.app.inject({ method: "GET", url: audioUrl })).statusCode).toBe(404);
+    expect((await fetchAudio(ctx, audioUrl)).statusCode).toBe(404);
   });
 
   it("leaves nothing in the bucket when an upload is refused after storing", async () => {

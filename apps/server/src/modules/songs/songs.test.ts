@@ -1,27 +1,31 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, mp3File, upload, verify, wavFile } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
+import { beforeAll, expect, it } from "vitest";
+import {
+  dataFiles,
+  fetchAudio,
+  member,
+  mp3File,
+  storedNumber,
+  upload,
+  useMembers,
+  verify,
+  wavFile,
+} from "../../test/fixtures.js";
+import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 
-const files = (ctx: TestContext, sub: string) => {
-  try {
-    return readdirSync(path.join(ctx.dataDir, sub));
-  } catch {
-    return [];
-  }
-};
+const files = (ctx: TestContext, sub: string) => dataFiles(ctx.dataDir, sub);
+
+const uploadCount = (ctx: TestContext, username: string) =>
+  storedNumber(ctx, "user", "upload_count", ["username", username]);
+
+/** Like or unlike a song as the holder of `cookie`. */
+const favorite = (ctx: TestContext, method: "PUT" | "DELETE", songId: string, cookie: string) =>
+  ctx.app.inject({ method, url: `/api/songs/${songId}/favorite`, headers: { cookie } });
 
 describeEachDialect("songs: upload", (dialect) => {
-  let ctx: TestContext;
-  let alice: { cookie: string; id: string };
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect, { env: { MAX_UPLOAD_MB: "0.2" } });
-    alice = await member(ctx, "alice-up@example.com");
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect, { env: { MAX_UPLOAD_MB: "0.2" } });
+  const { alice } = useMembers(ctx, { alice: "alice-up@example.com" });
 
   it("stores a real audio file, decodes it and creates placeholder artists", async () => {
     const res = await upload(ctx, alice.cookie, {
@@ -76,12 +80,7 @@ describeEachDialect("songs: upload", (dialect) => {
     expect(res.statusCode).toBe(201);
     expect(res.json().artists).toEqual([{ id: expect.any(String), name: "Nova Test" }]);
     expect(res.json().audio.mime).toBe("audio/mpeg");
-    const row = await ctx.database.db
-      .selectFrom("user")
-      .select("upload_count")
-      .where("username", "=", "Nova Test")
-      .executeTakeFirstOrThrow();
-    expect(Number(row.upload_count)).toBe(2);
+    expect(await uploadCount(ctx, "Nova Test")).toBe(2);
   });
 
   const refusals: [
@@ -152,19 +151,16 @@ describeEachDialect("songs: upload", (dialect) => {
   ];
   for (const [name, call, status, message] of refusals) {
     it(`refuses an upload with ${name} and leaves nothing behind`, async () => {
-      const before = await ctx.database.db
-        .selectFrom("song")
-        .select(sql<number>`count(*)`.as("n"))
-        .executeTakeFirstOrThrow();
+      const songCount = async () =>
+        Number(
+          (await ctx.database.db.selectFrom("song").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n,
+        );
+      const before = await songCount();
       const audioBefore = files(ctx, "audio").length;
       const res = await call();
       expect(res.statusCode).toBe(status);
       expect(res.json().error.message).toContain(message);
-      const after = await ctx.database.db
-        .selectFrom("song")
-        .select(sql<number>`count(*)`.as("n"))
-        .executeTakeFirstOrThrow();
-      expect(Number(after.n)).toBe(Number(before.n));
+      expect(await songCount()).toBe(before);
       expect(files(ctx, "audio")).toHaveLength(audioBefore);
       expect(files(ctx, "tmp")).toEqual([]);
     });
@@ -189,12 +185,7 @@ describeEachDialect("songs: upload", (dialect) => {
     expect(codes).toEqual([201, 409, 409, 409, 409, 409]);
     const rows = await ctx.database.db.selectFrom("song").select("id").where("title_key", "=", "race song").execute();
     expect(rows).toHaveLength(1);
-    const artist = await ctx.database.db
-      .selectFrom("user")
-      .select("upload_count")
-      .where("username", "=", "Racer")
-      .executeTakeFirstOrThrow();
-    expect(Number(artist.upload_count)).toBe(1);
+    expect(await uploadCount(ctx, "Racer")).toBe(1);
   });
 
   it("requires a signed-in member", async () => {
@@ -210,15 +201,11 @@ describeEachDialect("songs: upload", (dialect) => {
 });
 
 describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
-  let ctx: TestContext;
-  let owner: { cookie: string; id: string };
-  let other: { cookie: string; id: string };
+  const ctx = useTestApp(dialect);
+  const { owner, other } = useMembers(ctx, { owner: "owner@example.com", other: "other@example.com" });
   let songId: string;
   let audioUrl: string;
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    owner = await member(ctx, "owner@example.com");
-    other = await member(ctx, "other@example.com");
     const res = await upload(
       ctx,
       owner.cookie,
@@ -228,10 +215,13 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
     songId = res.json().id;
     audioUrl = res.json().audio.url;
   });
-  afterAll(() => ctx.close());
+  const edit = (cookie: string, payload: object) =>
+    ctx.app.inject({ method: "PATCH", url: `/api/songs/${songId}`, headers: { cookie }, payload });
+  const remove = (cookie?: string) =>
+    ctx.app.inject({ method: "DELETE", url: `/api/songs/${songId}`, headers: cookie ? { cookie } : {} });
 
   it("streams audio with ranges, type, nosniff and content-keyed caching", async () => {
-    const full = await ctx.app.inject({ method: "GET", url: audioUrl });
+    const full = await fetchAudio(ctx, audioUrl);
     expect(full.statusCode).toBe(200);
     expect(full.headers["content-type"]).toBe("audio/wav");
     expect(full.headers["x-content-type-options"]).toBe("nosniff");
@@ -239,22 +229,18 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
     expect(full.headers["cache-control"]).toContain("immutable");
     const size = full.rawPayload.length;
     expect(size).toBe(Number(full.headers["content-length"]));
-    const part = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: "bytes=100-199" } });
+    const part = await fetchAudio(ctx, audioUrl, { range: "bytes=100-199" });
     expect(part.statusCode).toBe(206);
     expect(part.headers["content-range"]).toBe(`bytes 100-199/${size}`);
     expect(part.rawPayload).toEqual(full.rawPayload.subarray(100, 200));
-    const tail = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: "bytes=-10" } });
+    const tail = await fetchAudio(ctx, audioUrl, { range: "bytes=-10" });
     expect(tail.rawPayload).toEqual(full.rawPayload.subarray(size - 10));
-    const open = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: `bytes=${size - 5}-` } });
+    const open = await fetchAudio(ctx, audioUrl, { range: `bytes=${size - 5}-` });
     expect(open.statusCode).toBe(206);
     expect(open.rawPayload).toHaveLength(5);
-    const bad = await ctx.app.inject({ method: "GET", url: audioUrl, headers: { range: `bytes=${size + 10}-` } });
+    const bad = await fetchAudio(ctx, audioUrl, { range: `bytes=${size + 10}-` });
     expect(bad.statusCode).toBe(416);
-    const cached = await ctx.app.inject({
-      method: "GET",
-      url: audioUrl,
-      headers: { "if-none-match": String(full.headers.etag) },
-    });
+    const cached = await fetchAudio(ctx, audioUrl, { "if-none-match": String(full.headers.etag) });
     expect(cached.statusCode).toBe(304);
   });
 
@@ -265,25 +251,20 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
   });
 
   it("applies the owner's edit with a version bump and a history entry", async () => {
-    const noComment = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: owner.cookie },
-      payload: { title: "Streamed (v2)", artists: ["Streamer"], genre: "Rock", comment: " " },
+    const noComment = await edit(owner.cookie, {
+      title: "Streamed (v2)",
+      artists: ["Streamer"],
+      genre: "Rock",
+      comment: " ",
     });
     expect(noComment.statusCode).toBe(400);
     expect(noComment.json().error.message).toBe(MESSAGES.editCommentRequired);
-    const res = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: owner.cookie },
-      payload: {
-        title: "Streamed (v2)",
-        artists: ["Streamer", "Guest"],
-        genre: "Rock",
-        releaseDate: "2030-01-02",
-        comment: "Right title",
-      },
+    const res = await edit(owner.cookie, {
+      title: "Streamed (v2)",
+      artists: ["Streamer", "Guest"],
+      genre: "Rock",
+      releaseDate: "2030-01-02",
+      comment: "Right title",
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -298,31 +279,16 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
         previous: expect.objectContaining({ title: "Streamed", artists: ["Streamer"], genre: "Pop" }),
       }),
     ]);
-    const guest = await ctx.database.db
-      .selectFrom("user")
-      .select("upload_count")
-      .where("username", "=", "Guest")
-      .executeTakeFirstOrThrow();
-    expect(Number(guest.upload_count)).toBe(1);
+    expect(await uploadCount(ctx, "Guest")).toBe(1);
   });
 
   it("refuses edits by others, and sends verified contributors' edits to review", async () => {
     const payload = { title: "Hijacked", artists: ["Streamer"], genre: "Pop", comment: "mine now" };
-    const refused = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: other.cookie },
-      payload,
-    });
+    const refused = await edit(other.cookie, payload);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe(MESSAGES.editNoPermission);
     const contributor = await member(ctx, "vc@example.com", "verified_contributor");
-    const review = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: contributor.cookie },
-      payload,
-    });
+    const review = await edit(contributor.cookie, payload);
     expect(review.statusCode).toBe(202);
     expect(review.json()).toMatchObject({ applied: false, message: MESSAGES.editSubmittedForReview });
     const song = (await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).json();
@@ -335,54 +301,34 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
     expect(suggestion.status).toBe("pending");
     expect(JSON.parse(suggestion.suggested).title).toBe("Hijacked");
     const admin = await member(ctx, "adm-edit@example.com", "admin");
-    const byAdmin = await ctx.app.inject({
-      method: "PATCH",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: admin.cookie },
-      payload: { ...payload, title: "Admin Fixed" },
-    });
+    const byAdmin = await edit(admin.cookie, { ...payload, title: "Admin Fixed" });
     expect(byAdmin.statusCode).toBe(200);
   });
 
   it("lets only a super admin delete, removing rows and the audio file", async () => {
     const admin = await member(ctx, "adm-del@example.com", "admin");
-    expect(
-      (await ctx.app.inject({ method: "DELETE", url: `/api/songs/${songId}`, headers: { cookie: admin.cookie } }))
-        .statusCode,
-    ).toBe(403);
-    expect((await ctx.app.inject({ method: "DELETE", url: `/api/songs/${songId}` })).statusCode).toBe(401);
-    await ctx.app.inject({ method: "PUT", url: `/api/songs/${songId}/favorite`, headers: { cookie: other.cookie } });
+    expect((await remove(admin.cookie)).statusCode).toBe(403);
+    expect((await remove()).statusCode).toBe(401);
+    await favorite(ctx, "PUT", songId, other.cookie);
     const boss = await member(ctx, "boss-del@example.com", "super_admin");
-    const res = await ctx.app.inject({
-      method: "DELETE",
-      url: `/api/songs/${songId}`,
-      headers: { cookie: boss.cookie },
-    });
+    const res = await remove(boss.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(MESSAGES.songDeleted);
     expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).statusCode).toBe(404);
     expect(files(ctx, "audio")).toEqual([]);
     const left = await ctx.database.db.selectFrom("favorite").select("song_id").where("song_id", "=", songId).execute();
     expect(left).toEqual([]);
-    const streamer = await ctx.database.db
-      .selectFrom("user")
-      .select("upload_count")
-      .where("username", "=", "Streamer")
-      .executeTakeFirstOrThrow();
-    expect(Number(streamer.upload_count)).toBe(0);
+    expect(await uploadCount(ctx, "Streamer")).toBe(0);
   });
 });
 
 describeEachDialect("songs: feeds, search, favourites", (dialect) => {
-  let ctx: TestContext;
-  let fan: { cookie: string; id: string };
+  const ctx = useTestApp(dialect);
+  const { up, fan } = useMembers(ctx, { up: "uploader@example.com", fan: "fan@example.com" });
   const ids: Record<string, string> = {};
   const today = new Date();
   const day = (n: number) => new Date(today.getTime() + n * 864e5).toISOString().slice(0, 10);
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    const up = await member(ctx, "uploader@example.com");
-    fan = await member(ctx, "fan@example.com");
     const songs: [string, string[], string, string | undefined][] = [
       ["Lucid Dreams Remix", ["Juice WRLD"], "Rap", undefined],
       ["Déjà Vu Tape", ["Beyoncé"], "Pop", day(3)],
@@ -402,7 +348,6 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
         .map(([, id]) => id),
     );
   });
-  afterAll(() => ctx.close());
 
   const titles = (page: { items: { title: string }[] }) => page.items.map((s) => s.title);
   const get = async (url: string, cookie?: string) =>
@@ -445,22 +390,9 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
 
   it("ranks trending by favourites of the last 7 days, then release date", async () => {
     const others = await Promise.all(["t1@example.com", "t2@example.com"].map((e) => member(ctx, e)));
-    for (const u of others)
-      await ctx.app.inject({
-        method: "PUT",
-        url: `/api/songs/${ids["Old Gold"]}/favorite`,
-        headers: { cookie: u.cookie },
-      });
-    await ctx.app.inject({
-      method: "PUT",
-      url: `/api/songs/${ids["Night Drive"]}/favorite`,
-      headers: { cookie: others[0]?.cookie ?? "" },
-    });
-    await ctx.app.inject({
-      method: "PUT",
-      url: `/api/songs/${ids["Déjà Vu Tape"]}/favorite`,
-      headers: { cookie: others[1]?.cookie ?? "" },
-    });
+    for (const u of others) await favorite(ctx, "PUT", ids["Old Gold"] ?? "", u.cookie);
+    await favorite(ctx, "PUT", ids["Night Drive"] ?? "", others[0]?.cookie ?? "");
+    await favorite(ctx, "PUT", ids["Déjà Vu Tape"] ?? "", others[1]?.cookie ?? "");
     // An old like does not count this week.
     await ctx.database.db
       .insertInto("favorite")
@@ -491,8 +423,7 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
 
   it("toggles favourites idempotently, counting each user once", async () => {
     const id = ids["Lucid Dreams Remix"] ?? "";
-    const put = () =>
-      ctx.app.inject({ method: "PUT", url: `/api/songs/${id}/favorite`, headers: { cookie: fan.cookie } });
+    const put = () => favorite(ctx, "PUT", id, fan.cookie);
     const results = await Promise.all(Array.from({ length: 10 }, put));
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     expect((await put()).json()).toEqual({ isFavorite: true, favoriteCount: 1 });
@@ -500,8 +431,7 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
     expect(song).toMatchObject({ isFavorite: true, favoriteCount: 1 });
     const favs = await get("/api/me/favorites", fan.cookie);
     expect(titles(favs)).toEqual(["Lucid Dreams Remix"]);
-    const del = () =>
-      ctx.app.inject({ method: "DELETE", url: `/api/songs/${id}/favorite`, headers: { cookie: fan.cookie } });
+    const del = () => favorite(ctx, "DELETE", id, fan.cookie);
     await Promise.all([del(), del(), del()]);
     expect((await del()).json()).toEqual({ isFavorite: false, favoriteCount: 0 });
     const visitor = await ctx.app.inject({ method: "PUT", url: `/api/songs/${id}/favorite` });
@@ -517,7 +447,7 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
 
   it("keeps pending songs out of favourites", async () => {
     const pending = ids["Pending Secret"] ?? "";
-    await ctx.app.inject({ method: "PUT", url: `/api/songs/${pending}/favorite`, headers: { cookie: fan.cookie } });
+    await favorite(ctx, "PUT", pending, fan.cookie);
     expect(titles(await get("/api/me/favorites", fan.cookie))).toEqual([]);
     expect((await ctx.app.inject({ method: "GET", url: "/api/me/favorites" })).statusCode).toBe(401);
   });
@@ -534,11 +464,7 @@ describeEachDialect("songs: feeds, search, favourites", (dialect) => {
   });
 
   it("recommends up to 8 songs the user has not liked", async () => {
-    await ctx.app.inject({
-      method: "PUT",
-      url: `/api/songs/${ids["Night Drive"]}/favorite`,
-      headers: { cookie: fan.cookie },
-    });
+    await favorite(ctx, "PUT", ids["Night Drive"] ?? "", fan.cookie);
     const recs = await get("/api/songs/recommendations", fan.cookie);
     expect(recs.items.length).toBeGreaterThan(0);
     expect(recs.items.length).toBeLessThanOrEqual(8);

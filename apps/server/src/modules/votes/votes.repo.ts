@@ -2,6 +2,7 @@ import { type Kysely, type SqlBool, sql } from "kysely";
 
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
+import { newestAfter } from "../../lib/cursor.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 
@@ -117,23 +118,8 @@ export function createVotesRepo(database: Database) {
 
     /** Pending, visible songs for the verification grid, newest first. */
     pendingIds(db: Db, cursor: { createdAt: string; id: string } | undefined, limit: number) {
-      return db
-        .selectFrom("song")
-        .selectAll()
-        .where("status", "=", "pending")
-        .where("is_hidden", "=", false)
-        .where((eb) =>
-          cursor
-            ? eb.or([
-                eb("created_at", "<", cursor.createdAt),
-                eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
-              ])
-            : eb.val(true),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .limit(limit)
-        .execute();
+      const query = db.selectFrom("song").selectAll().where("status", "=", "pending").where("is_hidden", "=", false);
+      return newestAfter(query, "created_at", "id", cursor).limit(limit).execute();
     },
 
     pendingForVerifyAll(trx: Db) {

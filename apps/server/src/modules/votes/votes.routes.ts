@@ -1,24 +1,10 @@
-import {
-  errorBodySchema,
-  MESSAGES,
-  songPageSchema,
-  verifyAllResultSchema,
-  voteInputSchema,
-  voteResultSchema,
-} from "@unheard/shared";
-import { z } from "zod";
+import { MESSAGES, songPageSchema, verifyAllResultSchema, voteInputSchema, voteResultSchema } from "@unheard/shared";
 import type { App } from "../../http.js";
+import { errorResponses, idParams, pageQuery } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { VotesService } from "./votes.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 429);
 
 /** Community verification: votes, pending list, direct verify, verify all. */
 export function votesRoutes(app: App, deps: { votesService: VotesService; viewers: ViewerResolver }) {
@@ -39,10 +25,7 @@ export function votesRoutes(app: App, deps: { votesService: VotesService; viewer
     {
       schema: {
         tags,
-        querystring: z.object({
-          cursor: z.string().max(500).optional(),
-          limit: z.coerce.number().int().min(1).max(48).default(24),
-        }),
+        querystring: pageQuery(),
         response: { 200: songPageSchema, ...errors },
       },
     },

@@ -2,22 +2,13 @@ import { MESSAGES } from "@unheard/shared";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { member, upload } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
-
-type User = { cookie: string; id: string };
+import { member, storedNumber, type User, upload, useMembers } from "../../test/fixtures.js";
+import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 
 const vote = (ctx: TestContext, u: User | undefined, songId: string, payload: object) =>
   ctx.app.inject({ method: "PUT", url: `/api/songs/${songId}/vote`, headers: u ? { cookie: u.cookie } : {}, payload });
 
-async function points(ctx: TestContext, userId: string): Promise<number> {
-  const row = await ctx.database.db
-    .selectFrom("user")
-    .select("points")
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.points);
-}
+const points = (ctx: TestContext, userId: string) => storedNumber(ctx, "user", "points", ["id", userId]);
 
 /** Every counter equals the rows it counts; every user's points equal their ledger. */
 async function expectConsistent(ctx: TestContext): Promise<void> {
@@ -38,13 +29,11 @@ async function expectConsistent(ctx: TestContext): Promise<void> {
 }
 
 describeEachDialect("votes", (dialect) => {
-  let ctx: TestContext;
-  let uploader: User;
+  const ctx = useTestApp(dialect);
+  const { uploader } = useMembers(ctx, { uploader: "up-v@example.com" });
   let voters: User[];
   let songId: string;
   beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    uploader = await member(ctx, "up-v@example.com");
     voters = [];
     for (let i = 0; i < 5; i++) voters.push(await member(ctx, `voter${i}@example.com`));
     songId = (await upload(ctx, uploader.cookie, { title: "Vote Me", artists: ["Voted"] })).json().id;
@@ -184,14 +173,9 @@ describeEachDialect("votes", (dialect) => {
 });
 
 describeEachDialect("votes under concurrency", (dialect) => {
-  let ctx: TestContext;
-  let uploader: User;
-  beforeAll(async () => {
-    // The per-user limit would refuse most of a burst; the race is what is under test here.
-    ctx = await createTestApp(dialect, { env: { VOTES_PER_MINUTE: "100000" } });
-    uploader = await member(ctx, "up-c@example.com");
-  });
-  afterAll(() => ctx.close());
+  // The per-user limit would refuse most of a burst; the race is what is under test here.
+  const ctx = useTestApp(dialect, { env: { VOTES_PER_MINUTE: "100000" } });
+  const { uploader } = useMembers(ctx, { uploader: "up-c@example.com" });
 
   it("counts 100 concurrent identical upvotes once", async () => {
     const songId = (await upload(ctx, uploader.cookie, { title: "Hammered", artists: ["Racer"] })).json().id;
@@ -246,12 +230,7 @@ describeEachDialect("votes under concurrency", (dialect) => {
       expect(statuses).toEqual(Array(100).fill(200));
       const rows = await ctx.database.db.selectFrom("vote").select("user_id").where("song_id", "=", songId).execute();
       expect(rows).toHaveLength(1);
-      const song = await ctx.database.db
-        .selectFrom("song")
-        .select("upvotes")
-        .where("id", "=", songId)
-        .executeTakeFirstOrThrow();
-      expect(Number(song.upvotes)).toBe(1);
+      expect(await storedNumber(ctx, "song", "upvotes", ["id", songId])).toBe(1);
       expect(await points(ctx, voter.id)).toBe(1);
       await expectConsistent(ctx);
     }, 60_000);

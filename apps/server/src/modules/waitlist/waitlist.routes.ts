@@ -1,25 +1,17 @@
 import {
-  errorBodySchema,
   MESSAGES,
   okSchema,
   waitlistApproveResultSchema,
   waitlistJoinSchema,
   waitlistListSchema,
 } from "@unheard/shared";
-import { z } from "zod";
 import type { App } from "../../http.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
+import { errorResponses, idParams } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { WaitlistService } from "./waitlist.service.js";
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 429);
 const JOIN_LIMIT = { name: "waitlist-ip", limit: 20, windowSec: 60 * 60 };
 
 /** Public waitlist form and its admin screen. */

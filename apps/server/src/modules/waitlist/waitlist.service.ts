@@ -1,12 +1,26 @@
 import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/database.js";
+import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+
+/** Let an e-mail's account (when it has one yet) off the waitlist and record who did, in the caller's transaction. */
+async function letIn(trx: Kysely<DB>, viewer: Viewer, userId: string | null, email: string): Promise<void> {
+  if (userId)
+    await trx.updateTable("user").set({ off_waitlist: true, updated_at: nowIso() }).where("id", "=", userId).execute();
+  await audit(trx, {
+    actorId: viewer.id,
+    action: "user.off_waitlist",
+    targetType: "user",
+    targetId: userId,
+    details: { email },
+  });
+}
 
 /** The waitlist (spec §4, DESIGN §5 gate): join, list, approve. */
 export function createWaitlistService(deps: { database: Database; bus: EventBus }) {
@@ -51,25 +65,13 @@ export function createWaitlistService(deps: { database: Database; bus: EventBus 
         const entry = await trx.selectFrom("waitlist_entry").selectAll().where("id", "=", entryId).executeTakeFirst();
         if (!entry) throw new AppError("not_found", "Waitlist entry not found");
         const user = await trx.selectFrom("user").select("id").where("email", "=", entry.email).executeTakeFirst();
-        if (user)
-          await trx
-            .updateTable("user")
-            .set({ off_waitlist: true, updated_at: nowIso() })
-            .where("id", "=", user.id)
-            .execute();
+        await letIn(trx, viewer, user?.id ?? null, entry.email);
         await trx
           .insertInto("waitlist_approval")
           .values({ email: entry.email, approved_by: viewer.id, approved_at: nowIso() })
           .onConflict((oc) => oc.column("email").doNothing())
           .execute();
         await trx.deleteFrom("waitlist_entry").where("id", "=", entryId).execute();
-        await audit(trx, {
-          actorId: viewer.id,
-          action: "user.off_waitlist",
-          targetType: "user",
-          targetId: user?.id ?? null,
-          details: { email: entry.email },
-        });
         return { email: entry.email, userId: user?.id };
       });
       if (result.userId) await bus.publish({ type: "me.changed", userId: result.userId });
@@ -83,19 +85,8 @@ export function createWaitlistService(deps: { database: Database; bus: EventBus 
       const email = await database.tx(async (trx) => {
         const user = await trx.selectFrom("user").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
         if (!user) throw new AppError("not_found", MESSAGES.userNotFound);
-        await trx
-          .updateTable("user")
-          .set({ off_waitlist: true, updated_at: nowIso() })
-          .where("id", "=", userId)
-          .execute();
+        await letIn(trx, viewer, userId, user.email);
         await trx.deleteFrom("waitlist_entry").where("email", "=", user.email).execute();
-        await audit(trx, {
-          actorId: viewer.id,
-          action: "user.off_waitlist",
-          targetType: "user",
-          targetId: userId,
-          details: { email: user.email },
-        });
         return user.email;
       });
       await bus.publish({ type: "me.changed", userId });

@@ -1,17 +1,13 @@
 import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { member } from "../../test/fixtures.js";
-import { createTestApp, describeEachDialect, signUp, type TestContext } from "../../test/harness.js";
+import { expect, it } from "vitest";
+import { getMe, useMembers } from "../../test/fixtures.js";
+import { createTestApp, describeEachDialect, signUp, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("waitlist", (dialect) => {
-  let ctx: TestContext;
-  let admin: { cookie: string; id: string };
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-    admin = await member(ctx, "admin-w@example.com", "admin");
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp(dialect);
+  const { admin } = useMembers(ctx, { admin: ["admin-w@example.com", "admin"] });
 
+  const approve = (url: string) => ctx.app.inject({ method: "POST", url, headers: { cookie: admin.cookie } });
   const join = (payload: object) => ctx.app.inject({ method: "POST", url: "/api/waitlist", payload });
   const list = async () =>
     (await ctx.app.inject({ method: "GET", url: "/api/admin/waitlist", headers: { cookie: admin.cookie } })).json()
@@ -31,17 +27,13 @@ describeEachDialect("waitlist", (dialect) => {
 
   it("approves an account: it gets in and the entry is gone", async () => {
     const cookie = await signUp(ctx, "held@example.com");
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json().waitlisted).toBe(true);
+    expect((await getMe(ctx, cookie)).json().waitlisted).toBe(true);
     await join({ name: "Held", email: "held@example.com" });
     const entry = (await list()).find((e: { email: string }) => e.email === "held@example.com");
     expect(entry.hasAccount).toBe(true);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: `/api/admin/waitlist/${entry.id}/approve`,
-      headers: { cookie: admin.cookie },
-    });
+    const res = await approve(`/api/admin/waitlist/${entry.id}/approve`);
     expect(res.json()).toEqual({ ok: true, message: offWaitlistMessage("held@example.com"), userFound: true });
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json()).toMatchObject({
+    expect((await getMe(ctx, cookie)).json()).toMatchObject({
       waitlisted: false,
       offWaitlist: true,
     });
@@ -51,39 +43,25 @@ describeEachDialect("waitlist", (dialect) => {
   it("remembers an approved e-mail with no account, so that account starts let in", async () => {
     await join({ name: "Later", email: "later@example.com" });
     const entry = (await list()).find((e: { email: string }) => e.email === "later@example.com");
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: `/api/admin/waitlist/${entry.id}/approve`,
-      headers: { cookie: admin.cookie },
-    });
+    const res = await approve(`/api/admin/waitlist/${entry.id}/approve`);
     expect(res.json()).toEqual({ ok: true, message: MESSAGES.waitlistNoUser, userFound: false });
     const cookie = await signUp(ctx, "later@example.com");
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json().waitlisted).toBe(
-      false,
-    );
+    expect((await getMe(ctx, cookie)).json().waitlisted).toBe(false);
   });
 
   it("lets an admin let a registered user in directly", async () => {
     const cookie = await signUp(ctx, "direct@example.com");
-    const me = (await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json();
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: `/api/admin/users/${me.id}/approve`,
-      headers: { cookie: admin.cookie },
-    });
+    const me = (await getMe(ctx, cookie)).json();
+    const res = await approve(`/api/admin/users/${me.id}/approve`);
     expect(res.json().message).toBe(offWaitlistMessage("direct@example.com"));
-    expect((await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json().waitlisted).toBe(
-      false,
-    );
+    expect((await getMe(ctx, cookie)).json().waitlisted).toBe(false);
   });
 
   it("never gates when WAITLIST_GATE is off", async () => {
     const open = await createTestApp(dialect, { env: { WAITLIST_GATE: "false" } });
     try {
       const cookie = await signUp(open, "free@example.com");
-      expect((await open.app.inject({ method: "GET", url: "/api/me", headers: { cookie } })).json().waitlisted).toBe(
-        false,
-      );
+      expect((await getMe(open, cookie)).json().waitlisted).toBe(false);
     } finally {
       await open.close();
     }
