@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundle the server ahead of time into apps/server/dist (docs/decisions/009-server-build.md): main.js and the
-// maintenance scripts (migrate.js, seed.js, fingerprint-backfill.js) as ESM for Node 20. The workspace packages
+// maintenance scripts (migrate.js, seed.js, fingerprint-backfill.js), and the demo audio worker
+// (demo-audio-worker.js, started by the seed in worker threads), as ESM for Node 20. The workspace packages
 // (@unheard/shared, @unheard/fingerprint) are TypeScript source, so they are bundled; every npm dependency stays
 // an import resolved from node_modules at run time (better-sqlite3 is native, pino starts its transports by name).
 import { rmSync } from "node:fs";
@@ -33,6 +34,8 @@ export async function buildServer() {
       migrate: path.join(SERVER, "scripts/migrate.ts"),
       seed: path.join(SERVER, "scripts/seed.ts"),
       "fingerprint-backfill": path.join(SERVER, "scripts/fingerprint-backfill.ts"),
+      // The worker threads that render demo audio (src/seed/demo-audio.ts starts them from this file).
+      "demo-audio-worker": path.join(SERVER, "src/seed/audio-worker.ts"),
     },
     outdir: SERVER_DIST,
     bundle: true,

@@ -25,6 +25,7 @@ const COMMON_INPUTS = ["packages/shared", "packages/fingerprint", "package-lock.
 const TARGETS = {
   web: {
     label: "web app",
+    tool: "Vite",
     inputs: ["apps/web", ...COMMON_INPUTS],
     output: "apps/web/dist/index.html",
     // quiet: Vite prints warnings and errors only, not its list of assets.
@@ -35,6 +36,7 @@ const TARGETS = {
   },
   server: {
     label: "server",
+    tool: "esbuild",
     inputs: [
       "apps/server/src",
       "apps/server/scripts",
@@ -122,22 +124,29 @@ function writeStamp(name, hash) {
 /**
  * Build each target whose output is missing or whose sources differ from the stamp (every target with
  * force). The hash is taken before building, so a source edited during the build makes the next run build again.
+ * Says what it builds and how long each part took (one line when everything was up to date).
  */
 export function ensureBuilt({ force = false, quiet = false, log = console.log } = {}) {
+  const started = performance.now();
+  const upToDate = [];
   for (const [name, target] of Object.entries(TARGETS)) {
     const hash = sourceHash(name);
     const current = existsSync(path.join(ROOT, target.output)) && readStamp()[name] === hash;
     if (current && !force) {
-      log(`${target.label}: up to date`);
+      upToDate.push(target.label);
       continue;
     }
-    log(`building ${target.label}…`);
-    const started = performance.now();
+    const why = existsSync(path.join(ROOT, target.output)) ? "sources changed" : "first build";
+    log(`Building the ${target.label} (${target.tool}, ${why})…`);
+    const began = performance.now();
     target.build({ quiet });
     writeStamp(name, hash);
-    log(`${target.label}: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(`✓ ${target.label} built in ${seconds(began)} s`);
   }
+  if (upToDate.length > 0) log(`✓ ${upToDate.join(" and ")} up to date (checked in ${seconds(started)} s)`);
 }
+
+const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1);
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {

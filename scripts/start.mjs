@@ -4,6 +4,7 @@
 // code are the server's own. Source maps are enabled first, as `node --enable-source-maps` would.
 import { ensureBuilt } from "./build.mjs";
 
+console.log("Starting Unheard: checking the build…");
 try {
   ensureBuilt({ quiet: true });
 } catch (err) {

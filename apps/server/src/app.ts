@@ -29,6 +29,7 @@ import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
 import { createSessionReader } from "./modules/auth/session-reader.js";
 import { createViewerResolver } from "./modules/auth/viewer.js";
+import { coversRoutes } from "./modules/covers/covers.routes.js";
 import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
@@ -247,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   usersRoutes(app, { authService, usersService });
   eventsRoutes(app, { bus, authService, usersService, unread: (userId) => notifier.unread(userId) });
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
+  coversRoutes(app, { database, viewers });
   searchRoutes(app, {
     search: createSearchService({ songs: songsService, artists: artistsService }),
     songs: songsService,

@@ -28,10 +28,13 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Unheard <no-reply@unheard.local>"),
   WAITLIST_GATE: bool(true),
   SEED_DEMO: bool(true),
+  DEMO_SONGS: z.coerce.number().int().min(16).max(5000).default(300),
+  DEMO_CACHE_DIR: z.string().min(1).optional(),
+  LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool(false),
-  MAX_UPLOAD_MB: z.coerce.number().positive().max(2048).default(50),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(2048).default(200),
   SOUNDCLOUD_CLIENT_ID: z.string().min(1).optional(),
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
@@ -72,6 +75,12 @@ export type Config = {
   mailFrom: string;
   waitlistGate: boolean;
   seedDemo: boolean;
+  /** Songs in the demo catalogue seeded on an empty database (the 16 hand-written demo songs included). */
+  demoSongs: number;
+  /** Where rendered demo audio is kept between seeds (default $DATA_DIR/demo-cache); may be shared. */
+  demoCacheDir: string;
+  /** auto: readable lines on a terminal, JSON lines otherwise; or always one of them. */
+  logFormat: "auto" | "pretty" | "json";
   logLevel: string;
   webDist: string | undefined;
   trustProxy: boolean;
@@ -128,6 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     waitlistGate: e.WAITLIST_GATE,
     seedDemo: e.SEED_DEMO,
+    demoSongs: e.DEMO_SONGS,
+    demoCacheDir: path.resolve(e.DEMO_CACHE_DIR ?? path.join(dataDir, "demo-cache")),
+    logFormat: e.LOG_FORMAT,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

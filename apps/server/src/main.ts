@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
+import PinoPretty from "pino-pretty";
 import { buildApp } from "./app.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openConfiguredDatabase } from "./db/open.js";
-import { seedDemo } from "./seed/seed.js";
+import { fillDemoAudio, type SeedResult, seedDemo } from "./seed/seed.js";
+import { chooseLogFormat, progressLine, readyBanner } from "./terminal.js";
 
-/** Read config, open and migrate the database, listen; close cleanly on SIGINT/SIGTERM. */
+/** Read config, open and migrate the database, seed a demo on an empty one, listen; close cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   // A .env file in the working directory is read if present; real environment variables win.
   if (existsSync(".env")) process.loadEnvFile(".env");
@@ -19,27 +21,74 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // People at a terminal get readable lines (synchronous, so they interleave with the progress line in order);
+  // pipes and files get JSON lines.
+  const pretty = chooseLogFormat(config.logFormat, process.stdout.isTTY) === "pretty";
+  const color = pretty && Boolean(process.stdout.isTTY);
   const database = openConfiguredDatabase(config);
   const applied = await migrateToLatest(database.db);
   const app = await buildApp({
     config,
     database,
     background: true,
-    logger:
-      process.stdout.isTTY && config.env !== "production"
-        ? { level: config.logLevel, transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } }
-        : { level: config.logLevel },
+    logger: pretty
+      ? {
+          level: config.logLevel,
+          stream: PinoPretty({
+            colorize: color,
+            sync: true,
+            ignore: "pid,hostname",
+            translateTime: "SYS:HH:MM:ss",
+          }),
+        }
+      : { level: config.logLevel },
   });
-  if (applied.length > 0) app.log.info({ applied }, "migrations applied");
+  // Facts for log collectors ride along in JSON; a person reads the message alone.
+  const note = (fields: object, msg: string) => (pretty ? app.log.info(msg) : app.log.info(fields, msg));
+  if (applied.length > 0) note({ applied }, `database migrated: ${applied.join(", ")}`);
+
+  let seeded: SeedResult | undefined;
   if (config.seedDemo) {
-    const seeded = await seedDemo({ database, config, log: app.log, onlyIfEmpty: true });
-    if (seeded) app.log.info(seeded.summary);
+    const started = performance.now();
+    const line = progressLine(process.stdout);
+    seeded = await seedDemo({
+      database,
+      config,
+      onlyIfEmpty: true,
+      // The 16 demo songs (and whatever the audio cache holds) before listening; the rest right after.
+      audio: "background",
+      onProgress: (p) => {
+        if (!pretty) return;
+        if (p.phase === "audio")
+          line.update(
+            `  Generating demo audio ${p.done}/${p.total}${p.cached ? ` (${p.cached} from the cache)` : ""}…`,
+          );
+        else if (p.phase === "data") line.update(`  Writing the demo catalogue: ${p.songs} songs…`);
+      },
+    });
+    line.clear();
+    if (seeded) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      note(
+        {
+          songs: seeded.created,
+          withAudio: seeded.songs,
+          audioRendered: seeded.rendered,
+          audioPending: seeded.audioPending,
+          seconds: Number(seconds),
+        },
+        `demo catalogue seeded: ${seeded.created} songs in ${seconds} s` +
+          (seeded.audioPending > 0 ? ` (audio for ${seeded.audioPending} more follows in the background)` : ""),
+      );
+    }
   }
 
+  const background = new AbortController();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    background.abort(new Error(`shutting down (${signal})`));
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     const timer = setTimeout(() => {
       app.log.error("shutdown timed out; exiting");
@@ -59,9 +108,76 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  // performance.now() counts from the start of this process.
-  const startup = (performance.now() / 1000).toFixed(2);
-  app.log.info(`Unheard is running at ${config.publicUrl} (database: ${database.dialect}, ready in ${startup} s)`);
+  // performance.now() counts from the start of this process (with `npm start`, the build check included).
+  const startup = performance.now() / 1000;
+  if (pretty) {
+    process.stdout.write(
+      `${readyBanner({
+        url: config.publicUrl,
+        seconds: startup,
+        database: database.dialect,
+        ...(seeded ? { accounts: seeded.accounts } : {}),
+        ...(seeded?.audioPending
+          ? { note: `Audio for ${seeded.audioPending} catalogue songs is being generated in the background.` }
+          : {}),
+        color,
+      })}\n`,
+    );
+  } else {
+    app.log.info(
+      {
+        url: config.publicUrl,
+        database: database.dialect,
+        readySeconds: Number(startup.toFixed(2)),
+        ...(seeded ? { demoAccounts: seeded.accounts } : {}),
+      },
+      `Unheard is running at ${config.publicUrl} (database: ${database.dialect}, ready in ${startup.toFixed(2)} s)`,
+    );
+  }
+  if (config.seedDemo) void finishDemoAudio(note, app.log, config, database, background.signal, pretty);
+}
+
+/** Render and attach the demo audio still missing (first start, or a start stopped before it finished). */
+async function finishDemoAudio(
+  note: (fields: object, msg: string) => void,
+  log: { error(obj: object, msg: string): void },
+  config: Config,
+  database: ReturnType<typeof openConfiguredDatabase>,
+  signal: AbortSignal,
+  pretty: boolean,
+): Promise<void> {
+  const started = performance.now();
+  let total = 0;
+  let lastShown = performance.now();
+  try {
+    const filled = await fillDemoAudio({
+      database,
+      config,
+      signal,
+      onProgress: (p) => {
+        const missing = p.total - p.cached;
+        if (missing === 0) return;
+        if (total === 0) {
+          total = missing;
+          note({ songs: missing }, `generating audio for ${missing} more demo songs in the background`);
+        }
+        const done = p.done - p.cached;
+        // A line at every quarter (and one a few seconds apart at most on a terminal).
+        const quarter = Math.floor((done * 4) / missing) > Math.floor(((done - 1) * 4) / missing);
+        const now = performance.now();
+        if (done > 0 && done < missing && (quarter || (pretty && now - lastShown > 10_000))) {
+          lastShown = now;
+          note({ done, total: missing }, `demo audio ${done}/${missing}`);
+        }
+      },
+    });
+    if (filled > 0) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      note({ songs: filled, seconds: Number(seconds) }, `demo audio ready: ${filled} more songs in ${seconds} s`);
+    }
+  } catch (err) {
+    if (!signal.aborted) log.error({ err }, "demo audio failed");
+  }
 }
 
 void main().catch((err) => {

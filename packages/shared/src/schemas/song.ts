@@ -124,6 +124,8 @@ export const songSchema = z.object({
   lastEditedAt: z.string().nullable(),
   lastEditedBy: userRefSchema.nullable(),
   audio: songAudioSchema.nullable(),
+  /** The song's generated cover art (SVG); the URL changes when the title or the credited artists do. */
+  coverUrl: z.string(),
   /** Admins only: the existing song this upload's audio matched (the uploader confirmed it anyway). */
   audioMatch: z.object({ songId: z.string(), title: z.string(), confidence: z.number() }).nullable(),
   isFavorite: z.boolean(),

@@ -24,6 +24,7 @@ import type { AudioStorage } from "../../lib/storage.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import { coverUrl } from "../covers/covers.service.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
@@ -128,6 +129,11 @@ export function createSongsService(deps: {
                 },
               }
             : null,
+        coverUrl: coverUrl(
+          r.id,
+          r.title,
+          (artists.get(r.id) ?? []).map((a) => a.name),
+        ),
         audioMatch: null,
         isFavorite: false,
         myVote: null,
