@@ -61,6 +61,9 @@ it("decodes every format to the reference's duration, rate, channels and wavefor
   expect(failures).toEqual([]);
 }, 120_000);
 
+/** The path of the matrix file called `name`. */
+const byName = (name: string) => (matrix.find((e) => e.name === name) as MatrixEntry).file;
+
 /** Files in the app's audio store and temp folder: a refused upload leaves none behind. */
 function storedFiles(ctx: TestContext): string[] {
   return ["audio", "tmp"].flatMap((d) => {
@@ -74,17 +77,13 @@ describeEachDialect("audio formats through the API", (dialect) => {
   let uploader: User;
   let boss: User;
   let referenceId: string;
+  const uploadEntry = (name: string, title: string) =>
+    upload(ctx, uploader.cookie, { title, artists: ["Format Tester"] }, { name, data: readFileSync(byName(name)) });
   beforeAll(async () => {
     ctx = await createTestApp(dialect);
     uploader = await member(ctx, `matrix-up-${dialect}@example.com`);
     boss = await member(ctx, `matrix-boss-${dialect}@example.com`, "super_admin");
-    const wav = matrix.find((e) => e.name === "wav-16bit-44k-stereo.wav") as MatrixEntry;
-    const res = await upload(
-      ctx,
-      uploader.cookie,
-      { title: "Matrix Reference", artists: ["Format Tester"] },
-      { name: "reference.wav", data: readFileSync(wav.file) },
-    );
+    const res = await uploadEntry("wav-16bit-44k-stereo.wav", "Matrix Reference");
     expect(res.statusCode).toBe(201);
     referenceId = res.json().id;
     // A second, different song, so a match has to beat a runner-up.
@@ -111,20 +110,13 @@ describeEachDialect("audio formats through the API", (dialect) => {
   }, 120_000);
 
   it("refuses the same audio re-encoded as a duplicate of the reference", async () => {
-    const mp3 = matrix.find((e) => e.name === "lamejs-mpeg2-64k-22k-mono.mp3") as MatrixEntry;
-    const res = await upload(
-      ctx,
-      uploader.cookie,
-      { title: "Matrix Copy", artists: ["Someone Else"] },
-      { name: "copy.mp3", data: readFileSync(mp3.file) },
-    );
+    const res = await uploadEntry("lamejs-mpeg2-64k-22k-mono.mp3", "Matrix Copy");
     expect(res.statusCode).toBe(409);
     expect(res.json().error.details.duplicateOf.id).toBe(referenceId);
   });
 
   it("refuses empty, non-audio, truncated, corrupt and silent files with a clear message, storing nothing", async () => {
     const bad = (name: string) => path.join(dir, `bad-${dialect}-${name}`);
-    const byName = (n: string) => (matrix.find((e) => e.name === n) as MatrixEntry).file;
     const corruptMp3 = readFileSync(byName("mp3-cbr-320k-44k-stereo.mp3"));
     // Overwrite the middle half with noise bytes: the frames there no longer decode.
     for (let i = Math.floor(corruptMp3.length / 4); i < (corruptMp3.length * 3) / 4; i++)

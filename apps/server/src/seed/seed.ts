@@ -18,7 +18,7 @@ import { newId } from "../lib/ids.js";
 import { enqueueJob } from "../lib/jobs.js";
 import { type AudioStorage, createStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
-import { insertSuggestion } from "../modules/edit-suggestions/edit-suggestions.repo.js";
+import { currentValues, insertSuggestion } from "../modules/edit-suggestions/edit-suggestions.repo.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { buildCatalogue, type Catalogue, type CatalogueSong, DEMO_SONG_TOTAL } from "./catalogue.js";
@@ -608,19 +608,9 @@ async function seedModeration(
     const songId = songIds.get(s.song);
     const by = people.members.get(s.by);
     if (!songId || !by) continue;
-    const current = await trx
-      .selectFrom("song")
-      .select(["title", "genre", "release_date", "soundcloud_url"])
-      .where("id", "=", songId)
-      .executeTakeFirstOrThrow();
-    const credits = await trx
-      .selectFrom("song_artist")
-      .innerJoin("user", "user.id", "song_artist.artist_id")
-      .select("user.username")
-      .where("song_artist.song_id", "=", songId)
-      .orderBy("song_artist.position")
-      .execute();
-    const artists = credits.map((c) => c.username);
+    const current = await currentValues(trx, songId);
+    if (!current) continue;
+    const { artists } = current;
     const fields = {
       title: s.change === "title" ? `${current.title} (Original Mix)` : current.title,
       artists:
@@ -630,8 +620,8 @@ async function seedModeration(
             )
           : artists,
       genre: s.change === "genre" ? (current.genre === "Pop" ? "Electronic" : "Pop") : current.genre,
-      releaseDate: s.change === "releaseDate" ? iso(now + (14 + i * 9) * DAY).slice(0, 10) : current.release_date,
-      soundcloudUrl: current.soundcloud_url,
+      releaseDate: s.change === "releaseDate" ? iso(now + (14 + i * 9) * DAY).slice(0, 10) : current.releaseDate,
+      soundcloudUrl: current.soundcloudUrl,
     };
     const id = await insertSuggestion(trx, by, songId, fields, s.reason);
     const submitted = now - (1 + r() * 10) * DAY;

@@ -2,27 +2,9 @@
 // chord progression, melody, arrangement and instruments, derived from a seed (a hash of its title), in the
 // style of its genre. Pure arithmetic on Float32Arrays: no I/O, no dependencies, the same audio on every machine.
 
-/** Deterministic PRNG (mulberry32), so demo audio is the same on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { hashString, seededRandom as rng } from "../lib/random.js";
 
-/** A stable number from a string (FNV-1a). */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export { hashString, rng };
 
 /** Bumped whenever the synthesizer's output changes, so cached renders of the old sound are not reused. */
 export const SYNTH_VERSION = 2;

@@ -4,6 +4,7 @@
 // external reference: every piece of text is escaped.
 import { createHash } from "node:crypto";
 import type { Database } from "../../db/database.js";
+import { hashString, seededRandom } from "../../lib/random.js";
 
 /** Bumped when the artwork changes, so browsers fetch the new covers (the URL carries it). */
 export const COVER_VERSION = 1;
@@ -33,21 +34,7 @@ export function escapeXml(s: string): string {
 }
 
 /** FNV-1a, then mulberry32: a small deterministic random stream per cover. */
-function stream(text: string): () => number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const stream = (text: string) => seededRandom(hashString(text));
 
 const STYLES = ["rings", "stripes", "halftone", "blobs", "bars", "peaks", "tiles"] as const;
 type CoverStyle = (typeof STYLES)[number];
