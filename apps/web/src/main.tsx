@@ -2,9 +2,9 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
-import { queryClient } from "./api/query-client";
+import { queryClient } from "./app/query-client";
+import { createAppRouter } from "./app/router";
 import { DeferredToaster, preloadToastsWhenIdle } from "./lib/toast";
-import { createAppRouter } from "./router";
 import "./index.css";
 
 const router = createAppRouter();

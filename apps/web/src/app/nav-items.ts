@@ -1,0 +1,66 @@
+import type { Me } from "@unheard/shared";
+import {
+  AudioLines,
+  FilePenLine,
+  Flag,
+  Gauge,
+  Heart,
+  Hourglass,
+  House,
+  Info,
+  ListOrdered,
+  LogIn,
+  type LucideIcon,
+  ScrollText,
+  Sparkles,
+  Upload,
+  User,
+  UserPlus,
+  Users,
+} from "lucide-react";
+
+/** One link of the navigation. */
+export type NavItem = { to: string; label: string; icon: LucideIcon; end?: boolean };
+
+const home: NavItem = { to: "/", label: "Home", icon: House, end: true };
+const about: NavItem = { to: "/about", label: "About", icon: Info };
+const favorites: NavItem = { to: "/favorites", label: "Favorites", icon: Heart };
+const profile: NavItem = { to: "/profile", label: "Profile", icon: User };
+/** A visitor's way in. */
+const accountItems: NavItem[] = [
+  { to: "/login", label: "Login", icon: LogIn },
+  { to: "/register", label: "Register", icon: UserPlus },
+];
+const pending = (label: string): NavItem => ({ to: "/pending", label, icon: Hourglass });
+const upload = (label: string): NavItem => ({ to: "/upload", label, icon: Upload });
+
+/** Side menu links of spec §2: Home and About always, then the signed-in or visitor links. */
+export function mainNavItems(me: Me | null): NavItem[] {
+  if (!me) return [home, about, ...accountItems, { to: "/landing", label: "Join Waitlist", icon: Sparkles }];
+  return [home, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
+}
+
+/** The 'Admin Controls' links; empty for non-admins, longer for super admins. */
+export function adminNavItems(me: Me | null): NavItem[] {
+  if (!me?.isAdmin) return [];
+  const items: NavItem[] = [
+    { to: "/reports", label: "Reports", icon: Flag },
+    { to: "/edit-suggestions", label: "Edit Suggestions", icon: FilePenLine },
+    { to: "/admin/waitlist", label: "Waitlist", icon: ListOrdered },
+    { to: "/admin/users", label: "Users", icon: Users },
+  ];
+  if (me.isSuperAdmin) {
+    items.push(
+      { to: "/admin/audit", label: "Audit Log", icon: ScrollText },
+      { to: "/song-recognition", label: "Song Recognition", icon: AudioLines },
+      { to: "/audio-quality-test", label: "Audio Quality Test", icon: Gauge },
+    );
+  }
+  return items;
+}
+
+/** The mobile bottom bar: spec §2's five links when signed in; the account links for visitors. */
+export function bottomNavItems(me: Me | null): NavItem[] {
+  if (!me) return [home, about, ...accountItems];
+  return [home, favorites, pending("Pending"), upload("Upload"), profile];
+}

@@ -1,4 +1,0 @@
-import { lazyDialog } from "./lazy-dialog";
-
-/** The report dialog (report-dialog.tsx), loaded on first open. */
-export const ReportDialog = lazyDialog(() => import("./report-dialog").then((m) => m.ReportDialog));

@@ -1,0 +1,164 @@
+import type { Role } from "@unheard/shared";
+import {
+  BadgeCheck,
+  Check,
+  Eye,
+  EyeOff,
+  FilePenLine,
+  type LucideIcon,
+  Mic2,
+  ScrollText,
+  ShieldQuestion,
+  Trash2,
+  UserCheck,
+  UserCog,
+  X,
+} from "lucide-react";
+import { type ReactNode, useMemo } from "react";
+import { Link } from "react-router";
+import { QueryListPage } from "../../ui/query-list-page";
+import { ROLE_LABELS } from "../accounts/role-labels";
+import { formatDateTime } from "../moderation/format";
+import { type AuditEntry, useAdminUsers, useAuditLog } from "./admin";
+
+type ActionInfo = { label: string; icon: LucideIcon; tone: string };
+
+/** The tints of the action icons, by what the action did. */
+const TONE = {
+  good: "bg-emerald-500/15 text-emerald-300",
+  neutral: "bg-zinc-500/20 text-zinc-300",
+  hidden: "bg-amber-500/15 text-amber-300",
+  shown: "bg-sky-500/15 text-sky-300",
+  removed: "bg-rose-500/15 text-rose-300",
+  edit: "bg-violet-500/15 text-violet-300",
+  role: "bg-fuchsia-500/15 text-fuchsia-300",
+};
+
+// Every action the API writes, as a short verb phrase; unknown ones fall back to their raw name.
+const ACTIONS: Record<string, ActionInfo> = {
+  "report.resolved": { label: "Resolved a report", icon: Check, tone: TONE.good },
+  "report.rejected": { label: "Rejected a report", icon: X, tone: TONE.neutral },
+  "song.hidden": { label: "Hid a song", icon: EyeOff, tone: TONE.hidden },
+  "song.unhidden": { label: "Unhid a song", icon: Eye, tone: TONE.shown },
+  "song.deleted": { label: "Deleted a song", icon: Trash2, tone: TONE.removed },
+  "song.verified": { label: "Verified a song", icon: BadgeCheck, tone: TONE.good },
+  "songs.verified_all": { label: "Verified all pending songs", icon: BadgeCheck, tone: TONE.good },
+  "suggestion.approved": { label: "Approved an edit suggestion", icon: FilePenLine, tone: TONE.edit },
+  "suggestion.rejected": { label: "Rejected an edit suggestion", icon: FilePenLine, tone: TONE.neutral },
+  "user.role_changed": { label: "Changed a role", icon: UserCog, tone: TONE.role },
+  "user.off_waitlist": { label: "Let someone in", icon: UserCheck, tone: TONE.good },
+  "artist.merged": { label: "Merged artist profiles", icon: Mic2, tone: TONE.edit },
+  "artist.claimed": { label: "Linked an artist profile", icon: Mic2, tone: TONE.edit },
+  "artist.verified": { label: "Verified an artist", icon: BadgeCheck, tone: TONE.good },
+  "artist.unverified": { label: "Unverified an artist", icon: Mic2, tone: TONE.neutral },
+};
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+const roleLabel = (v: unknown): string => ROLE_LABELS[v as Role] ?? String(v);
+
+/** /admin/audit (super admin): every moderation action, newest first: who did what, to what, when. */
+export function AdminAuditPage() {
+  const log = useAuditLog();
+  // Names for user targets: the users list holds the newest accounts, which covers recent actions.
+  const users = useAdminUsers("");
+  const names = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u.username])), [users.data]);
+  return (
+    <QueryListPage
+      title="Audit Log"
+      subtitle="Every moderation action, newest first."
+      query={log}
+      loadingLabel="Loading the audit log"
+      errorMessage="Failed to load the audit log"
+      empty={{
+        icon: ScrollText,
+        title: "Nothing has happened yet.",
+        text: "Resolved reports, reviewed suggestions, hidden songs and role changes will be listed here.",
+      }}
+    >
+      {(items) => (
+        <ol aria-label="Audit log" className="overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60">
+          {items.map((entry) => (
+            <AuditRow key={entry.id} entry={entry} names={names} />
+          ))}
+        </ol>
+      )}
+    </QueryListPage>
+  );
+}
+
+function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, string> }) {
+  const info = ACTIONS[entry.action] ?? { label: entry.action, icon: ShieldQuestion, tone: TONE.neutral };
+  return (
+    <li className="flex items-start gap-3 border-t border-white/[0.06] px-4 py-3.5 first:border-t-0 md:px-5">
+      <span className={`grid size-9 shrink-0 place-items-center rounded-xl ${info.tone}`}>
+        <info.icon aria-hidden className="size-4" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="text-sm text-zinc-200">
+          <span className="font-semibold text-white">{entry.actor?.username ?? "System"}</span>{" "}
+          <span>{info.label.charAt(0).toLowerCase() + info.label.slice(1)}</span>
+        </p>
+        <p className="mt-0.5 text-sm break-words text-zinc-400">{target(entry, names)}</p>
+      </div>
+      <time dateTime={entry.createdAt} className="shrink-0 text-right text-xs whitespace-nowrap text-zinc-500">
+        {formatDateTime(entry.createdAt)}
+      </time>
+    </li>
+  );
+}
+
+function songLink(id: string, title?: string): ReactNode {
+  return (
+    <Link to={`/song/${id}`} className="text-violet-300 hover:underline">
+      {title ?? "View song"}
+    </Link>
+  );
+}
+
+/** What the action was done to, as far as the entry tells. */
+function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
+  const d = entry.details;
+  const songId = entry.targetType === "song" ? entry.targetId : str(d.songId);
+  if (entry.action === "user.role_changed") {
+    const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A user";
+    return (
+      <>
+        <span className="font-medium text-zinc-200">{who}</span>: {roleLabel(d.from)} → {roleLabel(d.to)}
+      </>
+    );
+  }
+  if (entry.action === "user.off_waitlist") {
+    const who = entry.targetId ? (names.get(entry.targetId) ?? entry.targetLabel ?? undefined) : undefined;
+    return (
+      <>
+        {who ? <span className="font-medium text-zinc-200">{who}</span> : null}
+        {who ? " · " : null}
+        {str(d.email) ?? "unknown e-mail"}
+        {entry.targetId ? null : " (no account yet)"}
+      </>
+    );
+  }
+  if (entry.action === "songs.verified_all") return `${Number(d.count ?? 0)} songs`;
+  if (entry.action === "song.deleted") return str(d.title) ?? "A song";
+  if (entry.targetType === "artist" && entry.targetId) {
+    return (
+      <Link to={`/artists/${entry.targetId}`} className="text-violet-300 hover:underline">
+        View artist
+      </Link>
+    );
+  }
+  if (songId) {
+    const kind =
+      entry.targetType === "report"
+        ? "Report on a song"
+        : entry.targetType === "edit_suggestion"
+          ? "Suggestion for a song"
+          : "Song";
+    return (
+      <>
+        {kind} · {songLink(songId, entry.targetLabel ?? undefined)}
+      </>
+    );
+  }
+  return entry.targetId ? `${entry.targetType} ${entry.targetId}` : entry.targetType;
+}

@@ -1,0 +1,103 @@
+import {
+  type EditSongInput,
+  editSongSchema,
+  type Genre,
+  MESSAGES,
+  type Song,
+  type UploadSongInput,
+  uploadSongSchema,
+} from "@unheard/shared";
+import { type FieldErrors, type FieldValues, type Resolver, set } from "react-hook-form";
+
+/** The most artists a song may credit (the API's limit): a primary one plus up to nine more. */
+export const MAX_ARTISTS = 10;
+
+/**
+ * The values of the upload and edit forms (one type, so both share the field components); artists are
+ * objects because field arrays need them, and `comment` is only used when editing.
+ */
+export type SongFormValues = {
+  title: string;
+  /** The primary artist first, then any additional ones (blank ones are dropped on submit). */
+  artists: { name: string }[];
+  genre: Genre | "";
+  releaseDate: string;
+  soundcloudUrl: string;
+  comment: string;
+};
+
+/** A blank upload form. */
+export const EMPTY_SONG_FORM: SongFormValues = {
+  title: "",
+  artists: [{ name: "" }],
+  genre: "",
+  releaseDate: "",
+  soundcloudUrl: "",
+  comment: "",
+};
+
+/** The edit form prefilled from a song. */
+export function editFormFromSong(song: Song): SongFormValues {
+  return {
+    title: song.title,
+    artists: song.artists.length > 0 ? song.artists.map((a) => ({ name: a.name })) : [{ name: "" }],
+    genre: song.genre,
+    releaseDate: song.releaseDate ?? "",
+    soundcloudUrl: song.soundcloudUrl ?? "",
+    comment: "",
+  };
+}
+
+/** The request body the form's values make (the schemas trim, drop blank artists and empty optionals). */
+export function toSongInput(values: SongFormValues): UploadSongInput {
+  return {
+    title: values.title,
+    artists: values.artists.map((a) => a.name),
+    genre: values.genre as Genre,
+    releaseDate: values.releaseDate || null,
+    soundcloudUrl: values.soundcloudUrl.trim() || null,
+  };
+}
+
+/** The edit request body. */
+export function toEditInput(values: SongFormValues): EditSongInput {
+  return { ...toSongInput(values), comment: values.comment };
+}
+
+/**
+ * Where a schema or API field message belongs in the form: 'artists' (none given) goes under the
+ * primary artist, 'artists.2' under that artist, the rest under the field of the same name.
+ */
+export function formPath(path: readonly PropertyKey[]): string {
+  const [head, index] = path;
+  if (head === "artists") return `artists.${typeof index === "number" ? index : 0}.name`;
+  return String(head ?? "root");
+}
+
+function resolverFor<V extends FieldValues>(
+  schema: typeof uploadSongSchema | typeof editSongSchema,
+  toInput: (values: V) => unknown,
+): Resolver<V> {
+  return async (values) => {
+    const parsed = schema.safeParse(toInput(values));
+    if (parsed.success) return { values, errors: {} };
+    const errors: FieldErrors<V> = {};
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const path = formPath(issue.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      set(errors, path, { type: "validate", message: issue.message || MESSAGES.badRequest });
+    }
+    return { values: {}, errors };
+  };
+}
+
+/** Checks the upload form with the shared uploadSongSchema (the file is checked beside it). */
+export const uploadFormResolver: Resolver<SongFormValues> = resolverFor(uploadSongSchema, toSongInput);
+
+/** Checks the edit form with the shared editSongSchema. */
+export const editFormResolver: Resolver<SongFormValues> = resolverFor(editSongSchema, toEditInput);
+
+/** The form fields an API error may name. */
+export const SONG_FORM_FIELDS = ["title", "artists", "genre", "releaseDate", "soundcloudUrl", "comment"] as const;

@@ -1,0 +1,197 @@
+import { DOWNVOTE_REASONS, MESSAGES, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import { clsx } from "clsx";
+import { LoaderCircle, ThumbsDown, ThumbsUp } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
+import { isApiError } from "../../lib/api/api";
+import { handleError } from "../../lib/api/handle-error";
+import { toast } from "../../lib/toast";
+import { useLoginPrompt } from "../accounts/login-prompt";
+import { useMe } from "../accounts/me";
+import { useVote } from "./votes";
+
+// The reason dialog (Radix dialog) loads on the first downvote, not with every song card.
+const DownvoteDialog = lazy(() => import("./downvote-dialog").then((m) => ({ default: m.DownvoteDialog })));
+
+/** Net votes over the threshold as a progress bar ('2 / 3'). */
+export function VoteProgress({ song, className }: { song: Song; className?: string }) {
+  const pct = Math.max(0, Math.min(1, song.net / VERIFICATION_THRESHOLD)) * 100;
+  const label = `${song.net} / ${VERIFICATION_THRESHOLD}`;
+  return (
+    <div className={clsx("flex flex-col gap-1.5", className)}>
+      <div className="flex items-center justify-between text-xs">
+        <span className="font-medium text-zinc-400">Net votes</span>
+        <span data-testid="vote-net" className="font-semibold tabular-nums text-zinc-100">
+          {label}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label="Votes towards verification"
+        aria-valuemin={0}
+        aria-valuemax={VERIFICATION_THRESHOLD}
+        aria-valuenow={Math.max(0, Math.min(song.net, VERIFICATION_THRESHOLD))}
+        aria-valuetext={label}
+        className="h-1.5 overflow-hidden rounded-full bg-white/10"
+      >
+        <div
+          className={clsx(
+            "h-full rounded-full transition-[width] duration-500",
+            song.status === "verified" ? "bg-emerald-400" : "bg-gradient-to-r from-violet-400 to-fuchsia-400",
+          )}
+          style={{ width: `${pct}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+const DIRECTIONS = ["up", "down"] as const;
+type Direction = (typeof DIRECTIONS)[number];
+type DownvoteReason = (typeof DOWNVOTE_REASONS)[number];
+
+const isDownvoteReason = (value: string): value is DownvoteReason =>
+  (DOWNVOTE_REASONS as readonly string[]).includes(value);
+
+/**
+ * Upvote and downvote with counts; the user's vote is highlighted. Clicking your vote again withdraws it
+ * (spec §4 toggle flow: the page sends the state it wants); a downvote first asks for a reason.
+ */
+export function VoteButtons({
+  song,
+  compact = false,
+  className,
+}: {
+  song: Song;
+  /** Icons and counts only (cards); the buttons keep their names for screen readers. */
+  compact?: boolean;
+  className?: string;
+}) {
+  const { me } = useMe();
+  const vote = useVote();
+  const promptLogin = useLoginPrompt();
+  const [downvoteOpen, setDownvoteOpen] = useState(false);
+  // Mounted from the first open on, so the dialog keeps its state like an always-mounted one.
+  const [downvoteWanted, setDownvoteWanted] = useState(false);
+  const [busy, setBusy] = useState<Direction | null>(null);
+
+  const send = async (
+    value: Direction | "none",
+    direction: Direction,
+    reason?: { reason: string; details: string },
+  ) => {
+    setBusy(direction);
+    try {
+      const result = await vote.mutateAsync({
+        song,
+        value,
+        ...(reason && isDownvoteReason(reason.reason)
+          ? { reason: reason.reason, details: reason.details || undefined }
+          : {}),
+      });
+      if (value === "none") toast.success(MESSAGES.voteRemoved);
+      else toast.success(value === "up" ? MESSAGES.upvoted : MESSAGES.downvoted);
+      if (result.verifiedNow) toast.success(MESSAGES.songVerifiedByVotes);
+      return true;
+    } catch (err) {
+      if (isApiError(err) && err.status === 401) promptLogin(MESSAGES.loginToVerify);
+      else handleError(err, direction === "up" ? MESSAGES.upvoteFailed : MESSAGES.downvoteFailed);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onUp = () => {
+    if (!me) return promptLogin(MESSAGES.loginToVerify);
+    void send(song.myVote === "up" ? "none" : "up", "up");
+  };
+  const onDown = () => {
+    if (!me) return promptLogin(MESSAGES.loginToVerify);
+    if (song.myVote === "down") void send("none", "down");
+    else {
+      setDownvoteWanted(true);
+      setDownvoteOpen(true);
+    }
+  };
+
+  const own = song.isOwner;
+  return (
+    <div className={clsx("flex flex-col gap-2", className)}>
+      <div className="flex gap-2">
+        {DIRECTIONS.map((direction) => (
+          <VoteButton
+            key={direction}
+            direction={direction}
+            count={direction === "up" ? song.upvotes : song.downvotes}
+            active={song.myVote === direction}
+            compact={compact}
+            busy={busy === direction}
+            disabled={own || busy !== null}
+            onClick={direction === "up" ? onUp : onDown}
+          />
+        ))}
+      </div>
+      {own ? <p className="text-xs text-zinc-500">{MESSAGES.ownSongVote}</p> : null}
+      {downvoteWanted ? (
+        <Suspense fallback={null}>
+          <DownvoteDialog
+            open={downvoteOpen}
+            onOpenChange={setDownvoteOpen}
+            songTitle={song.title}
+            submitting={busy === "down"}
+            onSubmit={(reason) => send("down", "down", reason)}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+function VoteButton({
+  direction,
+  count,
+  active,
+  compact,
+  busy,
+  disabled,
+  onClick,
+}: {
+  direction: Direction;
+  count: number;
+  active: boolean;
+  compact: boolean;
+  busy: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  const up = direction === "up";
+  const Icon = busy ? LoaderCircle : up ? ThumbsUp : ThumbsDown;
+  const label = up ? "Upvote" : "Downvote";
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      aria-pressed={active}
+      aria-label={`${label} (${count})`}
+      title={active ? `Remove your ${label.toLowerCase()}` : label}
+      className={clsx(
+        "inline-flex h-9 flex-1 items-center justify-center gap-2 rounded-full border px-3 text-sm font-medium tabular-nums transition-colors",
+        "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400 disabled:cursor-not-allowed disabled:opacity-50",
+        active
+          ? up
+            ? "border-emerald-400/50 bg-emerald-500/20 text-emerald-200"
+            : "border-rose-400/50 bg-rose-500/20 text-rose-200"
+          : "border-white/10 bg-white/5 text-zinc-300 hover:bg-white/10 hover:text-white",
+      )}
+    >
+      <Icon
+        aria-hidden
+        className={clsx("size-4", busy && "animate-spin")}
+        fill={active && !busy ? "currentColor" : "none"}
+      />
+      {compact ? null : <span>{label}</span>}
+      <span className={compact ? "" : "text-xs opacity-70"}>{count}</span>
+    </button>
+  );
+}

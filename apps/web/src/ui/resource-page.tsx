@@ -1,0 +1,79 @@
+import { MESSAGES, TOAST_REDIRECT_DELAY_MS } from "@unheard/shared";
+import { RefreshCw } from "lucide-react";
+import { type ReactNode, useEffect } from "react";
+import { useNavigate } from "react-router";
+import { isApiError } from "../lib/api/api";
+import { toast } from "../lib/toast";
+import { Button } from "./button";
+import { Notice } from "./notice";
+import { PageHeader } from "./page";
+import { Spinner } from "./spinner";
+
+/** The fields of a detail query (a song, an artist) that the page's states need. */
+type ResourceQuery<T> = { data: T | undefined; error: unknown; isError: boolean; refetch: () => unknown };
+
+/**
+ * The page of the song or artist the address names: it renders `children` with the data once loaded, and
+ * before that `title` over a spinner. Spec §8: a 404 toasts 'Song not found' (unless `quietNotFound`, e.g. this
+ * tab just deleted it) and goes home after the toast delay; any other failure toasts once and offers a retry.
+ */
+export function ResourcePage<T>({
+  kind,
+  id,
+  query,
+  title,
+  quietNotFound = false,
+  children,
+}: {
+  kind: "song" | "artist";
+  /** The id from the address; with `kind` it names the toasts, so each shows once per page. */
+  id: string;
+  query: ResourceQuery<T>;
+  title: string;
+  quietNotFound?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  const navigate = useNavigate();
+  const notFoundMessage = MESSAGES[`${kind}NotFound`];
+  const loadFailedMessage = MESSAGES[`${kind}LoadFailed`];
+  const notFound = isApiError(query.error) && query.error.status === 404;
+
+  useEffect(() => {
+    if (!notFound || quietNotFound) return;
+    toast.error(notFoundMessage, { id: `${kind}-not-found:${id}` });
+    const timer = window.setTimeout(() => void navigate("/", { replace: true }), TOAST_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [notFound, quietNotFound, notFoundMessage, kind, id, navigate]);
+
+  const failed = query.isError && !notFound && !query.data;
+  useEffect(() => {
+    if (failed) toast.error(loadFailedMessage, { id: `${kind}-load-failed:${id}` });
+  }, [failed, loadFailedMessage, kind, id]);
+
+  if (query.data && !notFound) return children(query.data);
+  return (
+    <>
+      <PageHeader title={title} />
+      {notFound ? (
+        <Notice tone="error">{notFoundMessage}. Taking you home…</Notice>
+      ) : failed ? (
+        <Notice
+          tone="error"
+          action={
+            <Button
+              variant="secondary"
+              icon={<RefreshCw aria-hidden className="size-4" />}
+              onClick={() => void query.refetch()}
+            >
+              Try again
+            </Button>
+          }
+        >
+          {loadFailedMessage}
+        </Notice>
+      ) : (
+        <Spinner label={`Loading ${kind}`} />
+      )}
+    </>
+  );
+}
