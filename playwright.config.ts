@@ -1,11 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_PATH, E2E_CHROMIUM_FLAGS } from "./e2e/support/chromium";
 
-// Browser tests against the real server: e2e/global-setup.ts builds the web app, starts the server on a
+// Browser tests against the real server: e2e/support/global-setup.ts builds the web app, starts the server on a
 // free port with a fresh DATA_DIR, and hands its address to the workers through process.env.
 export default defineConfig({
   testDir: "./e2e",
   testMatch: "**/*.spec.ts",
-  globalSetup: "./e2e/global-setup.ts",
+  globalSetup: "./e2e/support/global-setup.ts",
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -19,20 +20,8 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     screenshot: "only-on-failure",
     trace: "off",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        // Autoplay is allowed, so the landing player's autoplay is tested; e2e/landing.spec.ts simulates a
-        // browser that blocks it.
-        "--autoplay-policy=no-user-gesture-required",
-      ],
-    },
+    // Headless, autoplay allowed (e2e/support/chromium.ts).
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...E2E_CHROMIUM_FLAGS] },
   },
   projects: [{ name: "chromium" }],
 });

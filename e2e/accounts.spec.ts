@@ -1,6 +1,6 @@
 import { MESSAGES } from "@unheard/shared";
-import { expect, sideMenu, submitLogin, test, toastWith, uniqueEmail } from "./fixtures";
-import { waitForMailLink } from "./mail";
+import { expect, sideMenu, submitLogin, test, toastWith, uniqueEmail } from "./support/fixtures";
+import { waitForMailLink } from "./support/mail";
 
 test("a new user registers, verifies from the outbox, logs in, edits the profile and logs out", async ({ page }) => {
   const email = uniqueEmail("flow");

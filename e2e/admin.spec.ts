@@ -1,7 +1,8 @@
 import type { APIRequestContext } from "@playwright/test";
 import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
-import { as, expect, sideMenu, test, toastWith } from "./fixtures";
-import { apiAs, apiAsVisitor, createMember, unique, uploadSong } from "./moderation-helpers";
+import { as, expect, sideMenu, test, toastWith, unique } from "./support/fixtures";
+import { apiAs, apiAsVisitor, createMember } from "./support/members";
+import { uploadSong } from "./support/songs";
 
 /** Every admin endpoint with a harmless body; ids need not exist, as the role check comes first. */
 const ADMIN_CALLS: { method: "get" | "post" | "put"; path: string; data?: unknown; superOnly?: boolean }[] = [

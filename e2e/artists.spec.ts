@@ -1,8 +1,9 @@
 import { MESSAGES } from "@unheard/shared";
-import { followerCount, newArtistName, uploadByArtist } from "./artists-helpers";
-import { as, expect, toastWith } from "./fixtures";
-import { apiAs, apiAsVisitor, createMember, unique } from "./moderation-helpers";
-import { closeAll, memberContext, songCard, test } from "./songs-helpers";
+import { followerCount, newArtistName, uploadByArtist } from "./support/artists";
+import { as, expect, toastWith, unique } from "./support/fixtures";
+import { apiAs, apiAsVisitor, closeAll, createMember, memberPage } from "./support/members";
+import { test } from "./support/pending-lock";
+import { songCard } from "./support/songs";
 
 // The songs here must stay pending while the tests look at them (and at who sees them).
 test.use({ holdsPendingSongs: true });
@@ -13,8 +14,7 @@ test("a member uploads a song by a new artist, opens the artist page from the so
   const member = await createMember("artist-fan", { approve: true });
   const artist = newArtistName("Nova Reed");
   const { song, artistId } = await uploadByArtist(member.api, artist, `First Light ${unique()}`);
-  const context = await memberContext(browser, member);
-  const page = await context.newPage();
+  const { context, page } = await memberPage(browser, member);
 
   await page.goto(`/song/${song.id}`);
   await page.getByRole("main").getByRole("link", { name: artist, exact: true }).first().click();
@@ -153,8 +153,7 @@ test.describe("as an admin", () => {
     expect((await owner.api.get(`/api/artists/${artistId}`)).status()).toBe(404);
 
     // The owner: 'View artist page' on the profile; on their own page no Follow, but Edit and the pending track.
-    const context = await memberContext(browser, owner);
-    const own = await context.newPage();
+    const { context, page: own } = await memberPage(browser, owner);
     await own.goto("/profile");
     await own.getByRole("link", { name: "View artist page" }).click();
     await expect(own).toHaveURL(`/artists/${owner.id}`);

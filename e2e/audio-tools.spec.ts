@@ -3,20 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
 import { MESSAGES, type Song } from "@unheard/shared";
-import {
-  addWhiteNoise,
-  canvasIsDrawn,
-  encodeWav,
-  fakeMicrophonePage,
-  indexedSong,
-  loginSuper,
-  melody,
-  noisyExcerpt,
-  songPcm,
-  toneSequence,
-} from "./audio-tools-helpers";
-import { baseURL } from "./env";
-import { expect, test, toastWith } from "./fixtures";
+import { addNoise, noisyExcerpt, pcmWav, randomNotesTrack } from "./support/audio-fixtures";
+import { canvasIsDrawn, fakeMicrophonePage, indexedSong, loginSuper, songPcm } from "./support/audio-tools";
+import { baseURL } from "./support/env";
+import { expect, test, toastWith } from "./support/fixtures";
 
 // Super-admin audio tools (issue 8): recognition from a (fake) microphone and from a file, and the quality report.
 // The demo songs are 20 s synthesized tunes the server fingerprints in the background right after it starts.
@@ -30,7 +20,7 @@ let micSong: Song;
 let fileSong: Song;
 /** 8 s from the middle of MIC_SONG with white noise at 15 dB SNR, 48 kHz (what the fake microphone plays). */
 let micClipPath: string;
-/** A tone sequence that is in no song. */
+/** Random notes that are in no song. */
 let unknownClipPath: string;
 /** 8 s from the middle of FILE_SONG with noise, as a WAV file to upload. */
 let fileClip: Buffer;
@@ -41,10 +31,10 @@ test.beforeAll(async () => {
   await loginSuper(api);
   [micSong, fileSong] = await Promise.all([indexedSong(api, MIC_SONG), indexedSong(api, FILE_SONG)]);
   micClipPath = path.join(workDir, "mic-clip.wav");
-  writeFileSync(micClipPath, encodeWav(noisyExcerpt(await songPcm(api, micSong), 8, 15, 48000)));
+  writeFileSync(micClipPath, pcmWav(noisyExcerpt(await songPcm(api, micSong), 8, 15, 48000)));
   unknownClipPath = path.join(workDir, "unknown.wav");
-  writeFileSync(unknownClipPath, encodeWav({ sampleRate: 48000, channels: [toneSequence(12, 48000, 99)] }));
-  fileClip = encodeWav(noisyExcerpt(await songPcm(api, fileSong), 8, 15, 22050));
+  writeFileSync(unknownClipPath, pcmWav({ sampleRate: 48000, channels: [randomNotesTrack(12, 48000, 99)] }));
+  fileClip = pcmWav(noisyExcerpt(await songPcm(api, fileSong), 8, 15, 22050));
 });
 
 test.afterAll(async () => {
@@ -197,9 +187,11 @@ test.describe("audio quality test", () => {
   test("reports on an uploaded file", async ({ page }, testInfo) => {
     await loginSuper(page.request);
     await page.goto("/audio-quality-test");
-    // A melody over a full-band noise floor, like a real recording (a pure sine melody ends at 2 kHz).
-    const channels = melody(35, 44100, 2, 5).map((c, i) => addWhiteNoise(c, 20, i + 1));
-    const wav = encodeWav({ sampleRate: 44100, channels });
+    // Notes over a full-band noise floor, like a real recording (the notes alone end at a few kHz); the same
+    // notes in both channels, with noise of their own.
+    const notes = randomNotesTrack(35, 44100, 5);
+    const channels = [1, 2].map((seed) => addNoise(notes, 20, seed));
+    const wav = pcmWav({ sampleRate: 44100, channels });
     await page
       .getByLabel("Upload an audio file")
       .setInputFiles({ name: "take.wav", mimeType: "audio/wav", buffer: wav });

@@ -1,5 +1,5 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, loginAs, sideMenu, test, toastWith } from "./fixtures";
+import { as, expect, loginAs, sideMenu, test, toastWith } from "./support/fixtures";
 
 test.describe("as a visitor", () => {
   test("a guarded page sends you to login and back there afterwards", async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test } from "./support/fixtures";
 
 type AudioState = { paused: boolean; time: number; duration: number; volume: number; muted: boolean; src: string };
 

@@ -1,5 +1,5 @@
 import { MESSAGES, SEARCH_DEBOUNCE_MS } from "@unheard/shared";
-import { as, bottomBar, expect, test, toastWith } from "./fixtures";
+import { as, bottomBar, expect, test, toastWith } from "./support/fixtures";
 
 const mobile = { width: 375, height: 812 };
 

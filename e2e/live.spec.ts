@@ -1,5 +1,5 @@
-import { expect, test, uniqueEmail } from "./fixtures";
-import { waitForMailLink } from "./mail";
+import { expect, test, uniqueEmail } from "./support/fixtures";
+import { waitForMailLink } from "./support/mail";
 
 test("a profile change made elsewhere reaches the open page through the event stream", async ({ page, context }) => {
   const email = uniqueEmail("live");

@@ -1,7 +1,8 @@
 import { MESSAGES } from "@unheard/shared";
-import { DEMO } from "./env";
-import { expect, submitLogin, test, toastWith, uniqueEmail } from "./fixtures";
-import { mailCount, waitForMailLink } from "./mail";
+import { DEMO } from "./support/env";
+import { expect, newCredentials, submitLogin, test, toastWith } from "./support/fixtures";
+import { mailCount, waitForMailLink } from "./support/mail";
+import { register } from "./support/members";
 
 test("a wrong password says 'Failed to log in' and stays on /login", async ({ page }) => {
   await page.goto("/login");
@@ -23,10 +24,8 @@ test("the login form checks its fields before calling the server", async ({ page
 });
 
 test("an unverified e-mail shows the verify message and can resend the e-mail", async ({ page, request }) => {
-  const email = uniqueEmail("unverified");
-  const password = "unverified-1";
-  const res = await request.post("/api/auth/register", { data: { email, password, confirmPassword: password } });
-  expect(res.status()).toBe(201);
+  const { email, password } = newCredentials("unverified");
+  expect((await register(request, email, password)).status()).toBe(201);
   await waitForMailLink(email, "/api/auth/verify-email");
   const before = await mailCount(email);
 
@@ -44,10 +43,9 @@ test("forgot password: asks for the e-mail first, then mails a link that resets 
   page,
   request,
 }) => {
-  const email = uniqueEmail("reset");
-  const password = "before-reset-1";
+  const { email, password } = newCredentials("reset");
   const newPassword = "after-reset-2";
-  await request.post("/api/auth/register", { data: { email, password, confirmPassword: password } });
+  await register(request, email, password);
   // Verify through the API link so the reset can end in a successful login.
   const verify = await waitForMailLink(email, "/api/auth/verify-email");
   expect((await request.get(verify, { maxRedirects: 0 })).status()).toBe(302);

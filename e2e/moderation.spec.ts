@@ -1,6 +1,7 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, test, toastWith } from "./fixtures";
-import { apiAs, apiAsVisitor, createMember, reportSong, unique, uploadSong } from "./moderation-helpers";
+import { as, expect, test, toastWith, unique } from "./support/fixtures";
+import { apiAs, apiAsVisitor, createMember } from "./support/members";
+import { addArtistsRemoveSecond, reportSong, uploadSong } from "./support/songs";
 
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 
@@ -127,12 +128,7 @@ test.describe("edit suggestions", () => {
     await test.step("submit a new title, an extra artist and a release date", async () => {
       const main = page.getByRole("main");
       await main.getByLabel("Title").fill(newTitle);
-      await main.getByRole("button", { name: "Add artist" }).click();
-      await main.getByRole("textbox", { name: "Additional Artist 1" }).fill("Guest Feature");
-      await main.getByRole("button", { name: "Add artist" }).click();
-      await main.getByRole("textbox", { name: "Additional Artist 2" }).fill("Someone Else");
-      await main.getByRole("button", { name: "Remove additional artist 2" }).click();
-      await expect(main.getByRole("textbox", { name: "Additional Artist 2" })).toHaveCount(0);
+      await addArtistsRemoveSecond(main, "Additional Artist", 1, ["Guest Feature", "Someone Else"]);
       await main.getByLabel("Release Date").fill("2031-05-01");
       await main.getByLabel("Reason").fill("The official tracklist names the feature.");
       await main.getByRole("button", { name: "Submit Suggestion" }).click();

@@ -1,8 +1,10 @@
 import { MESSAGES } from "@unheard/shared";
-import { bell, followerCount, newArtistName, notificationList, unreadOf, uploadByArtist } from "./artists-helpers";
-import { expect, toastWith } from "./fixtures";
-import { createMember, unique } from "./moderation-helpers";
-import { closeAll, gotoLive, memberContext, test } from "./songs-helpers";
+import { followerCount, newArtistName, uploadByArtist } from "./support/artists";
+import { expect, toastWith, unique } from "./support/fixtures";
+import { closeAll, createMember, memberPage } from "./support/members";
+import { bell, notificationList, unreadOf } from "./support/notifications";
+import { test } from "./support/pending-lock";
+import { gotoLive } from "./support/songs";
 
 // 'Verify All Songs' would send the uploaders 'song verified' notifications in the middle of the counts.
 test.use({ holdsPendingSongs: true });
@@ -16,8 +18,7 @@ test("a follower's bell shows another member's new song by the artist live, open
   const artist = newArtistName("Lio Banks");
   const { artistId } = await uploadByArtist(uploader.api, artist, `Opening ${unique()}`);
 
-  const context = await memberContext(browser, fan);
-  const page = await context.newPage();
+  const { context, page } = await memberPage(browser, fan);
   await gotoLive(page, `/artists/${artistId}`);
   await expect(bell(page)).toHaveAccessibleName("Notifications");
   await page.getByRole("button", { name: "Follow", exact: true }).click();
@@ -60,8 +61,7 @@ test("notification settings save per switch, survive a reload, and a kind turned
 }) => {
   const member = await createMember("notify-settings");
   const uploader = await createMember("notify-settings-up", { approve: true });
-  const context = await memberContext(browser, member);
-  const page = await context.newPage();
+  const { context, page } = await memberPage(browser, member);
   await page.goto("/profile");
   const section = page.getByRole("region", { name: "Notifications" });
   const newSongs = section.getByRole("switch", { name: "New songs by artists you follow" });
@@ -100,9 +100,7 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
     await expect(bell(page)).toHaveCount(0);
 
-    const member = await createMember("notify-phone");
-    const context = await memberContext(browser, member);
-    const phone = await context.newPage();
+    const { context, page: phone } = await memberPage(browser, await createMember("notify-phone"));
     await phone.goto("/");
     const button = phone.getByRole("banner").getByRole("button", { name: /^Notifications/ });
     await expect(button).toBeVisible();

@@ -1,5 +1,5 @@
-import { as, expect, test } from "./fixtures";
-import { SHELL_ROUTES, VISITOR_ROUTES } from "./routes";
+import { as, expect, test } from "./support/fixtures";
+import { SHELL_ROUTES, VISITOR_ROUTES } from "./support/routes";
 
 const widths = [
   { name: "desktop", viewport: { width: 1440, height: 900 } },

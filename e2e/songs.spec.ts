@@ -1,16 +1,9 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, toastWith } from "./fixtures";
-import { apiAs, createMember, unique } from "./moderation-helpers";
-import {
-  audioState,
-  closeAll,
-  gotoLive,
-  melodyWav,
-  memberContext,
-  songCard,
-  test,
-  uploadTestSong,
-} from "./songs-helpers";
+import { uniqueSongWav } from "./support/audio-fixtures";
+import { as, expect, toastWith, unique } from "./support/fixtures";
+import { apiAs, approvedMembers, closeAll, createMember, memberPage } from "./support/members";
+import { test } from "./support/pending-lock";
+import { addArtistsRemoveSecond, audioState, gotoLive, songCard, uploadSong } from "./support/songs";
 
 test.describe("upload", () => {
   // The new song must stay pending while the test looks at it.
@@ -20,9 +13,7 @@ test.describe("upload", () => {
     browser,
   }) => {
     test.setTimeout(60_000);
-    const member = await createMember("uploader", { approve: true });
-    const context = await memberContext(browser, member);
-    const page = await context.newPage();
+    const { context, page } = await memberPage(browser, await createMember("uploader", { approve: true }));
     await page.goto("/upload");
     await expect(page.getByRole("heading", { level: 1, name: "Upload Song" })).toBeVisible();
 
@@ -39,15 +30,10 @@ test.describe("upload", () => {
     const artist = `Iris Vale ${unique()}`;
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Primary artist").fill(artist);
-    await page.getByRole("button", { name: "Add artist" }).click();
-    await page.getByRole("textbox", { name: "Artist 2" }).fill("Guest Star");
-    await page.getByRole("button", { name: "Add artist" }).click();
-    await page.getByRole("textbox", { name: "Artist 3" }).fill("Removed Again");
-    await page.getByRole("button", { name: "Remove artist 3" }).click();
-    await expect(page.getByRole("textbox", { name: "Artist 3" })).toHaveCount(0);
+    await addArtistsRemoveSecond(page, "Artist", 2, ["Guest Star", "Removed Again"]);
     await page.getByLabel("Genre").selectOption("Pop");
     await page.getByLabel("Release date").fill("2031-03-05");
-    const wav = melodyWav(4);
+    const wav = uniqueSongWav(4);
     await page.getByLabel("Audio file").setInputFiles({ name: "night-bus.wav", mimeType: "audio/wav", buffer: wav });
     await expect(page.getByTestId("audio-file-name")).toHaveText("night-bus.wav");
     await expect(page.getByText(/172 KB/)).toBeVisible();
@@ -113,16 +99,15 @@ test.describe("upload", () => {
   test("a duplicate upload is refused with the spec's message", async ({ browser }) => {
     const member = await createMember("dup", { approve: true });
     const title = `Twin Flame ${unique()}`;
-    await uploadTestSong(member.api, { title, artists: ["Echo Twin"] });
-    const context = await memberContext(browser, member);
-    const page = await context.newPage();
+    await uploadSong(member.api, { title, artists: ["Echo Twin"] });
+    const { context, page } = await memberPage(browser, member);
     await page.goto("/upload");
     await page.getByLabel("Title").fill(title.toUpperCase());
     await page.getByLabel("Primary artist").fill("echo twin");
     await page.getByLabel("Genre").selectOption("Rock");
     await page
       .getByLabel("Audio file")
-      .setInputFiles({ name: "twin.wav", mimeType: "audio/wav", buffer: melodyWav(2) });
+      .setInputFiles({ name: "twin.wav", mimeType: "audio/wav", buffer: uniqueSongWav(2) });
     await page.getByRole("button", { name: "Upload Song" }).click();
     await expect(toastWith(page, MESSAGES.duplicateSong)).toBeVisible();
     await expect(page.getByRole("alert").filter({ hasText: MESSAGES.duplicateSong })).toBeVisible();
@@ -192,9 +177,7 @@ test.describe("home, search and favourites", () => {
   });
 
   test("a member favourites a verified song from home and finds it in 'Your Favorites'", async ({ browser }) => {
-    const member = await createMember("fan", { approve: true });
-    const context = await memberContext(browser, member);
-    const page = await context.newPage();
+    const { context, page } = await memberPage(browser, await createMember("fan", { approve: true }));
     await page.goto("/favorites");
     await expect(page.getByRole("heading", { level: 1, name: "Your Favorites" })).toBeVisible();
     await expect(page.getByText("No favorites yet")).toBeVisible();
@@ -281,15 +264,11 @@ test.describe("song page", () => {
   test("a non-owner gets Suggest edit; the owner edits, sees the new title and a History entry", async ({
     browser,
   }) => {
-    const [owner, other] = await Promise.all([
-      createMember("owner", { approve: true }),
-      createMember("other", { approve: true }),
-    ]);
+    const [owner, other] = await approvedMembers("owner", "other");
     const title = `Paper Lanterns ${unique()}`;
-    const song = await uploadTestSong(owner.api, { title, artists: ["Mira Okafor"], genre: "Pop" });
+    const song = await uploadSong(owner.api, { title, artists: ["Mira Okafor"], genre: "Pop" });
 
-    const otherContext = await memberContext(browser, other);
-    const otherPage = await otherContext.newPage();
+    const { context: otherContext, page: otherPage } = await memberPage(browser, other);
     await otherPage.goto(`/songs/${song.id}/edit`);
     await expect(otherPage.getByText(MESSAGES.editNoPermission)).toBeVisible();
     await gotoLive(otherPage, `/song/${song.id}`);
@@ -300,8 +279,7 @@ test.describe("song page", () => {
     );
     await expect(otherPage.getByRole("link", { name: "Edit", exact: true })).toHaveCount(0);
 
-    const ownerContext = await memberContext(browser, owner);
-    const page = await ownerContext.newPage();
+    const { context: ownerContext, page } = await memberPage(browser, owner);
     await page.goto(`/song/${song.id}`);
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Edit Song" })).toBeVisible();
@@ -330,10 +308,7 @@ test.describe("song page", () => {
   });
 
   test("a verified contributor's edit of another member's song goes to review", async ({ browser }) => {
-    const [owner, contributor] = await Promise.all([
-      createMember("vc-owner", { approve: true }),
-      createMember("contributor", { approve: true }),
-    ]);
+    const [owner, contributor] = await approvedMembers("vc-owner", "contributor");
     const admin = await apiAs("admin");
     const promoted = await admin.put(`/api/admin/users/${contributor.id}/role`, {
       data: { role: "verified_contributor" },
@@ -341,10 +316,9 @@ test.describe("song page", () => {
     expect(promoted.status(), await promoted.text()).toBe(200);
     await admin.dispose();
     const title = `Glass Stairs ${unique()}`;
-    const song = await uploadTestSong(owner.api, { title, artists: ["Tove Lark"] });
+    const song = await uploadSong(owner.api, { title, artists: ["Tove Lark"] });
 
-    const context = await memberContext(browser, contributor);
-    const page = await context.newPage();
+    const { context, page } = await memberPage(browser, contributor);
     await page.goto(`/song/${song.id}`);
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await expect(page.getByText(MESSAGES.editReviewLabel)).toBeVisible();
@@ -359,25 +333,20 @@ test.describe("song page", () => {
   });
 
   test("a member reports someone else's verified song once", async ({ browser }) => {
-    const [owner, reporter] = await Promise.all([
-      createMember("rp-owner", { approve: true }),
-      createMember("reporter", { approve: true }),
-    ]);
+    const [owner, reporter] = await approvedMembers("rp-owner", "reporter");
     const title = `Stolen Hook ${unique()}`;
-    const song = await uploadTestSong(owner.api, { title, artists: ["Vic Marlow"] });
+    const song = await uploadSong(owner.api, { title, artists: ["Vic Marlow"] });
     const admin = await apiAs("admin");
     expect((await admin.post(`/api/songs/${song.id}/verify`)).status()).toBe(200);
     await admin.dispose();
 
     // The owner gets no Report button on their own song.
-    const ownerContext = await memberContext(browser, owner);
-    const ownerPage = await ownerContext.newPage();
+    const { context: ownerContext, page: ownerPage } = await memberPage(browser, owner);
     await ownerPage.goto(`/song/${song.id}`);
     await expect(ownerPage.getByText("Verified", { exact: true })).toBeVisible();
     await expect(ownerPage.getByRole("button", { name: "Report" })).toHaveCount(0);
 
-    const context = await memberContext(browser, reporter);
-    const page = await context.newPage();
+    const { context, page } = await memberPage(browser, reporter);
     await page.goto(`/song/${song.id}`);
     await page.getByRole("button", { name: "Report" }).click();
     const dialog = page.getByRole("dialog", { name: "Report song" });
@@ -402,7 +371,7 @@ test.describe("song page", () => {
     test("deletes a song after confirming", async ({ page }) => {
       const member = await createMember("deleted", { approve: true });
       const title = `Burn After Listening ${unique()}`;
-      const song = await uploadTestSong(member.api, { title, artists: ["Ash Cole"] });
+      const song = await uploadSong(member.api, { title, artists: ["Ash Cole"] });
       await page.goto(`/song/${song.id}`);
       await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
       await page.getByRole("button", { name: "Delete" }).click();

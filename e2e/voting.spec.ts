@@ -1,7 +1,8 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, toastWith } from "./fixtures";
-import { createMember, unique } from "./moderation-helpers";
-import { closeAll, gotoLive, memberContext, songCard, test, uploadTestSong } from "./songs-helpers";
+import { as, expect, toastWith, unique } from "./support/fixtures";
+import { approvedMembers, closeAll, createMember, memberContext, memberPage } from "./support/members";
+import { test } from "./support/pending-lock";
+import { gotoLive, songCard, uploadSong } from "./support/songs";
 
 // Every test here needs its songs to stay pending until it is done.
 test.use({ holdsPendingSongs: true });
@@ -18,14 +19,9 @@ test("three members verify a pending song and every open page follows live; a wi
   browser,
 }) => {
   test.setTimeout(90_000);
-  const [uploader, a, b, c] = await Promise.all([
-    createMember("owner", { approve: true }),
-    createMember("voter-a", { approve: true }),
-    createMember("voter-b", { approve: true }),
-    createMember("voter-c", { approve: true }),
-  ]);
+  const [uploader, a, b, c] = await approvedMembers("owner", "voter-a", "voter-b", "voter-c");
   const title = `Borrowed Light ${unique()}`;
-  const song = await uploadTestSong(uploader.api, { title, artists: ["Juno Park"], genre: "Pop" });
+  const song = await uploadSong(uploader.api, { title, artists: ["Juno Park"], genre: "Pop" });
   const contexts = await Promise.all([a, b, c, uploader].map((m) => memberContext(browser, m)));
   const [pa, pb, pc, pu] = await Promise.all(contexts.map((ctx) => ctx.newPage()));
   if (!pa || !pb || !pc || !pu) throw new Error("pages did not open");
@@ -85,14 +81,10 @@ test("three members verify a pending song and every open page follows live; a wi
 });
 
 test("a downvote asks for a reason; votes toggle and switch", async ({ browser }) => {
-  const [uploader, voter] = await Promise.all([
-    createMember("dv-owner", { approve: true }),
-    createMember("dv-voter", { approve: true }),
-  ]);
+  const [uploader, voter] = await approvedMembers("dv-owner", "dv-voter");
   const title = `Counterfeit Dawn ${unique()}`;
-  const song = await uploadTestSong(uploader.api, { title, artists: ["Rook Ames"] });
-  const context = await memberContext(browser, voter);
-  const page = await context.newPage();
+  const song = await uploadSong(uploader.api, { title, artists: ["Rook Ames"] });
+  const { context, page } = await memberPage(browser, voter);
   await page.goto(`/song/${song.id}`);
   await expect(page.getByText("Pending · 0 / 3")).toBeVisible();
 
@@ -136,7 +128,7 @@ test("a downvote asks for a reason; votes toggle and switch", async ({ browser }
 
 test("a visitor who votes is asked to log in", async ({ page }) => {
   const uploader = await createMember("visitor-song", { approve: true });
-  const song = await uploadTestSong(uploader.api, { title: `Open Door ${unique()}`, artists: ["Lia Fenn"] });
+  const song = await uploadSong(uploader.api, { title: `Open Door ${unique()}`, artists: ["Lia Fenn"] });
   await page.goto(`/song/${song.id}`);
   await upvote(page).click();
   const toast = toastWith(page, MESSAGES.loginToVerify);
@@ -151,7 +143,7 @@ test.describe("as an admin", () => {
   test("verifies a pending song directly from the pending grid", async ({ page }) => {
     const uploader = await createMember("to-verify", { approve: true });
     const title = `Signal Fire ${unique()}`;
-    const song = await uploadTestSong(uploader.api, { title, artists: ["Ona Reyes"] });
+    const song = await uploadSong(uploader.api, { title, artists: ["Ona Reyes"] });
     await page.goto("/pending");
     const card = songCard(page, title);
     await expect(card).toBeVisible();
@@ -171,7 +163,7 @@ test.describe("as a super admin", () => {
   test("deletes a pending song from the grid after confirming", async ({ page }) => {
     const uploader = await createMember("to-delete", { approve: true });
     const title = `Wrong Upload ${unique()}`;
-    await uploadTestSong(uploader.api, { title, artists: ["Nobody Real"] });
+    await uploadSong(uploader.api, { title, artists: ["Nobody Real"] });
     await page.goto("/pending");
     const card = songCard(page, title);
     await card.getByRole("button", { name: "Delete" }).click();

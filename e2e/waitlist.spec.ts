@@ -1,7 +1,7 @@
 import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
-import { as, expect, submitLogin, test, toastWith } from "./fixtures";
-import { waitForMailLink } from "./mail";
-import { apiAs, apiAsVisitor, createMember, uniqueAddress } from "./moderation-helpers";
+import { as, expect, newCredentials, submitLogin, test, toastWith, uniqueEmail } from "./support/fixtures";
+import { waitForMailLink } from "./support/mail";
+import { apiAs, apiAsVisitor, createMember } from "./support/members";
 
 type Entry = { email: string; name: string; hasAccount: boolean };
 
@@ -18,8 +18,7 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
   page,
   browser,
 }) => {
-  const email = uniqueAddress("landing");
-  const password = "landing-pass-1";
+  const { email, password } = newCredentials("landing");
 
   await test.step("join the waitlist from /landing", async () => {
     await page.goto("/landing");
@@ -90,7 +89,7 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
 test("approving an e-mail with no account yet is information, and that account starts off the waitlist", async ({
   browser,
 }) => {
-  const email = uniqueAddress("early");
+  const email = uniqueEmail("early");
 
   await test.step("join from /waitlist as a visitor, with the field checks", async () => {
     const context = await browser.newContext();
@@ -98,15 +97,16 @@ test("approving an e-mail with no account yet is information, and that account s
     await page.goto("/waitlist");
     await expect(page.getByRole("heading", { level: 1, name: "Join the Waitlist" })).toBeVisible();
     const form = page.getByRole("form", { name: "Join the waitlist" });
-    await form.getByRole("button", { name: "Join the Waitlist" }).click();
+    const join = form.getByRole("button", { name: "Join the Waitlist" });
+    await join.click();
     await expect(form.getByText(MESSAGES.waitlistNameRequired)).toBeVisible();
     await expect(form.getByText(MESSAGES.waitlistEmailRequired)).toBeVisible();
     await form.getByLabel("Name").fill("Early Bird");
     await form.getByLabel("Email").fill("early@");
-    await form.getByRole("button", { name: "Join the Waitlist" }).click();
+    await join.click();
     await expect(form.getByText(MESSAGES.invalidEmail)).toBeVisible();
     await form.getByLabel("Email").fill(email);
-    await form.getByRole("button", { name: "Join the Waitlist" }).click();
+    await join.click();
     await expect(toastWith(page, MESSAGES.waitlistJoined)).toBeVisible();
     await expect(page.getByRole("heading", { name: MESSAGES.waitlistJoined })).toBeVisible();
     await context.close();

@@ -1,7 +1,8 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, toastWith } from "./fixtures";
-import { apiAs, createMember, unique } from "./moderation-helpers";
-import { holdAllSongs, songCard, test, uploadTestSong } from "./songs-helpers";
+import { as, expect, toastWith, unique } from "./support/fixtures";
+import { apiAs, createMember } from "./support/members";
+import { holdAllSongs, test } from "./support/pending-lock";
+import { songCard, uploadSong } from "./support/songs";
 
 // 'Verify All Songs' verifies every pending song on the shared server: this file sorts last, and the test
 // waits (exclusive lock) until no other test of the suite relies on its songs staying pending.
@@ -15,7 +16,7 @@ test.describe("as a super admin", () => {
     const uploader = await createMember("verify-all", { approve: true });
     const titles = [`Last Call ${unique()}`, `First Light ${unique()}`];
     const songs = [];
-    for (const title of titles) songs.push(await uploadTestSong(uploader.api, { title, artists: ["Cass Wren"] }));
+    for (const title of titles) songs.push(await uploadSong(uploader.api, { title, artists: ["Cass Wren"] }));
 
     const release = await holdAllSongs();
     try {

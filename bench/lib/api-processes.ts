@@ -1,8 +1,9 @@
 // Child processes of the load benchmark: the production server and a bare Fastify hello-world, each in a
 // process of its own (the load generator runs in a third one), and a sampler of the server's resident memory.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { keepOutput, spawnServer, stopProcess, waitUntilOk } from "../../e2e/support/server-process.js";
 import { freePort, ROOT } from "./web-server.js";
 
 /**
@@ -39,36 +40,14 @@ export type Child = { pid: number; base: string; output: () => string; stop: () 
 /** Spawn `node args` with env, wait until `probe` answers 200. */
 async function startChild(args: string[], env: Record<string, string>, port: number, probe: string): Promise<Child> {
   const base = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-20_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      if ((await fetch(`${base}${probe}`)).ok) return { pid: child.pid ?? 0, base, output: () => output, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  const child = spawnServer(args, { cwd: ROOT, port, env });
+  const output = keepOutput(child, 20_000);
+  const stop = () => stopProcess(child, 15_000);
+  if (await waitUntilOk(`${base}${probe}`, child, { timeoutMs: 120_000, intervalMs: 200 })) {
+    return { pid: child.pid ?? 0, base, output, stop };
   }
   await stop();
-  throw new Error(`${args.join(" ")} did not answer ${probe}.\n--- output ---\n${output}`);
+  throw new Error(`${args.join(" ")} did not answer ${probe}.\n--- output ---\n${output()}`);
 }
 
 export const AUTH_SECRET = "unheard-bench-secret-0123456789abcdef0123456789";

@@ -4,16 +4,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { desktopConfig } from "lighthouse";
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { CHROMIUM_PATH, HEADLESS_CHROMIUM_FLAGS } from "../../e2e/support/chromium.js";
 
 export type FormFactor = "desktop" | "mobile";
 
@@ -52,7 +43,11 @@ export async function runLighthouse(
   formFactor: FormFactor,
   opts: { dist: string; headers?: Record<string, string> },
 ): Promise<RunFigures> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: [...HEADLESS_CHROMIUM_FLAGS],
+    logLevel: "silent",
+  });
   try {
     const result = await lighthouse(
       url,

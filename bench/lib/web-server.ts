@@ -1,24 +1,20 @@
 // The production server as a child process for bench:web: free port, fresh DATA_DIR, demo seed.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import {
+  demoServerEnv,
+  freePort,
+  keepOutput,
+  spawnServer,
+  stopProcess,
+  waitUntilOk,
+} from "../../e2e/support/server-process.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Ask the OS for a port nobody listens on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+/** Ask the OS for a port nobody listens on (also used by the API benchmark). */
+export { freePort };
 
 /** How to run the production server: its build when there is one, else the TypeScript sources through tsx. */
 export function serverCommand(): { args: string[]; label: string } {
@@ -35,54 +31,23 @@ export async function startServer(): Promise<RunningServer> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const { args, label } = serverCommand();
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child = spawnServer(args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      SEED_DEMO: "true",
-      LOG_LEVEL: "warn",
-      SMTP_URL: "",
-      DATABASE_URL: "",
-      S3_BUCKET: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+    port,
+    env: { ...demoServerEnv(port, dataDir), NODE_ENV: "production", S3_BUCKET: "" },
   });
-  child.stdout?.on("data", (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    output += d.toString();
-  });
+  const output = keepOutput(child);
 
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopProcess(child, 10_000);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) return { baseURL, label, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  if (await waitUntilOk(`${baseURL}/api/health`, child, { timeoutMs: 90_000, intervalMs: 250 })) {
+    return { baseURL, label, stop };
   }
   await stop();
-  throw new Error(`The server did not become healthy at ${baseURL}.\n--- server output ---\n${output}`);
+  throw new Error(`The server did not become healthy at ${baseURL}.\n--- server output ---\n${output()}`);
 }
 
 /** Sign a demo account in through the API and return its session cookie ("name=value"). */

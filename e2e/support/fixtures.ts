@@ -24,9 +24,19 @@ export const test = base.extend<{ failOnPageError: undefined }>({
 
 export { expect };
 
-/** A fresh e-mail address per call, so tests never share an account. */
+/** A short unique suffix, so parallel tests never share songs or names. */
+export function unique(): string {
+  return `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+}
+
+/** A fresh e-mail address per call (lower case, as the server stores it), so tests never share an account. */
 export function uniqueEmail(tag = "user"): string {
-  return `e2e-${tag}-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}@example.com`;
+  return `e2e-${tag}-${unique()}@example.com`;
+}
+
+/** A fresh e-mail address and a password for a new account. */
+export function newCredentials(tag: string): { email: string; password: string } {
+  return { email: uniqueEmail(tag), password: `pw-${unique()}` };
 }
 
 /** Cookies of a signed-in demo account, for `test.use({ storageState: as("admin") })`. */

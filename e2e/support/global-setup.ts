@@ -1,38 +1,16 @@
-import { type ChildProcess, execSync, spawn } from "node:child_process";
+import { type ChildProcess, execSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { request } from "@playwright/test";
 import { DEMO, type DemoRole, storageStatePath } from "./env";
+import { demoServerEnv, freePort, spawnServer, stopProcess, waitUntilOk } from "./server-process";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Ask the OS for a port nobody listens on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
+/** Wait for the server's /api/health; throws with its log when it exits or does not answer within a minute. */
 async function waitForHealth(baseURL: string, server: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) break;
-    try {
-      const res = await fetch(`${baseURL}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  if (await waitUntilOk(`${baseURL}/api/health`, server, { timeoutMs: 60_000, intervalMs: 250 })) return;
   const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
   throw new Error(`The server did not become healthy at ${baseURL}.\n--- server log ---\n${log}`);
 }
@@ -65,37 +43,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const logFile = path.join(workDir, "server.log");
   const log = createWriteStream(logFile);
 
-  const server = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
+  const server = spawnServer(["--enable-source-maps", "apps/server/dist/main.js"], {
     cwd: ROOT,
+    port,
     env: {
-      ...process.env,
+      ...demoServerEnv(port, dataDir),
       NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      SEED_DEMO: "true",
-      LOG_LEVEL: "warn",
       // The suite tests the gate itself; a developer's shell must not switch it off.
       WAITLIST_GATE: "true",
       // The suite signs in many times from one IP; the limits themselves are covered by the API tests.
       AUTH_LIMIT_SCALE: "20",
-      SMTP_URL: "",
-      DATABASE_URL: "",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
 
-  const stop = async () => {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-    server.kill("SIGTERM");
-    const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => stopProcess(server, 10_000);
 
   try {
     await waitForHealth(baseURL, server, logFile);

@@ -1,0 +1,23 @@
+// Debian's Chromium as the browser tests and bench:web launch it. No imports: bench/lib/web-lighthouse.ts uses it too.
+
+/** The Chromium binary: CHROMIUM_PATH, else Debian's /usr/bin/chromium (nothing downloads a browser). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Flags for a headless Chromium in a container: no sandbox, no GPU, no background traffic or updates. */
+export const HEADLESS_CHROMIUM_FLAGS: readonly string[] = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * The browser tests' flags: headless, and autoplay allowed, so the landing player's autoplay is tested
+ * (e2e/landing.spec.ts simulates a browser that blocks it).
+ */
+export const E2E_CHROMIUM_FLAGS: readonly string[] = [
+  ...HEADLESS_CHROMIUM_FLAGS,
+  "--autoplay-policy=no-user-gesture-required",
+];
