@@ -2,6 +2,7 @@
 // bench/lib/api-processes.ts). Node only, no Playwright.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import path from "node:path";
 
 /** Ask the OS for a port nobody listens on. */
 export function freePort(): Promise<number> {
@@ -31,6 +32,10 @@ export function demoServerEnv(port: number, dataDir: string): Record<string, str
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     SEED_DEMO: "true",
+    // A smaller catalogue than `npm start`'s 300 (the 16 hand-written songs and 44 more) keeps a first run's
+    // background audio rendering short; rendered audio outlives each run's data folder in this cache.
+    DEMO_SONGS: "60",
+    DEMO_CACHE_DIR: path.resolve(import.meta.dirname, "../../node_modules/.cache/unheard-demo-audio"),
     LOG_LEVEL: "warn",
     SMTP_URL: "",
     DATABASE_URL: "",

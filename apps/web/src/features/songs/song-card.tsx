@@ -76,9 +76,10 @@ export function SongCard({
       <div className="relative hidden sm:block">
         <Link to={href} tabIndex={-1} aria-hidden className="block">
           <SongCover
-            id={song.id}
+            src={song.coverUrl}
             title={song.title}
-            className="aspect-[16/9] transition-[filter] group-hover:brightness-110"
+            // The banner shows the art's upper part: the title set at the foot of the cover is already below it.
+            className="aspect-[16/9] w-full object-top transition-[filter] group-hover:brightness-110"
           />
         </Link>
         <GenreChip genre={song.genre} className="absolute bottom-3 left-3" />
@@ -86,7 +87,7 @@ export function SongCard({
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex min-w-0 items-center gap-3">
           <Link to={href} tabIndex={-1} aria-hidden className="shrink-0 sm:hidden">
-            <SongCover id={song.id} title={song.title} compact className="size-14 rounded-xl" />
+            <SongCover src={song.coverUrl} title={song.title} className="size-14 rounded-xl" />
           </Link>
           <div className="min-w-0 flex-1">
             <Heading id={titleId} className="truncate text-base font-semibold text-white">

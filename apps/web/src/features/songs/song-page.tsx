@@ -113,8 +113,9 @@ function SongDetails({ song }: { song: Song }) {
 
       <header className="flex flex-col gap-5 md:flex-row md:items-end md:gap-8">
         <SongCover
-          id={song.id}
+          src={song.coverUrl}
           title={song.title}
+          eager
           className="aspect-square w-40 shrink-0 rounded-2xl shadow-2xl shadow-fuchsia-900/30 sm:w-52 md:w-60"
         />
         <div className="flex min-w-0 flex-col gap-3">
