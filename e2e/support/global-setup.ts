@@ -1,4 +1,4 @@
-import { type ChildProcess, execSync } from "node:child_process";
+import { type ChildProcess, execFileSync, execSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,6 +13,38 @@ async function waitForHealth(baseURL: string, server: ChildProcess, logFile: str
   if (await waitUntilOk(`${baseURL}/api/health`, server, { timeoutMs: 60_000, intervalMs: 250 })) return;
   const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
   throw new Error(`The server did not become healthy at ${baseURL}.\n--- server log ---\n${log}`);
+}
+
+/**
+ * Render the demo catalogue's audio into the shared cache first (the seed script, on a throwaway data folder), so
+ * the server seeds it at once instead of rendering it in the background while the first tests run.
+ */
+function prerenderDemoAudio(workDir: string, env: Record<string, string>): void {
+  const scratch = path.join(workDir, "prerender");
+  mkdirSync(scratch);
+  execFileSync(process.execPath, ["apps/server/dist/seed.js"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, DATA_DIR: scratch, LOG_LEVEL: "warn" },
+    stdio: "pipe",
+  });
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Wait until the server has fingerprinted the demo songs: tests then run on a quiet server. */
+async function waitForJobs(baseURL: string): Promise<void> {
+  const ctx = await request.newContext({ baseURL, storageState: storageStatePath("admin") });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const res = await ctx.get("/api/admin/jobs");
+      const { items } = (await res.json()) as { items: { status: string }[] };
+      if (res.ok() && !items.some((j) => j.status === "queued" || j.status === "running")) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error("The demo songs were not fingerprinted within two minutes");
+  } finally {
+    await ctx.dispose();
+  }
 }
 
 /**
@@ -43,6 +75,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const logFile = path.join(workDir, "server.log");
   const log = createWriteStream(logFile);
 
+  prerenderDemoAudio(workDir, demoServerEnv(port, dataDir));
   const server = spawnServer(["--enable-source-maps", "apps/server/dist/main.js"], {
     cwd: ROOT,
     port,
@@ -77,6 +110,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await ctx.storageState({ path: storageStatePath(role) });
       await ctx.dispose();
     }
+    await waitForJobs(baseURL);
   } catch (err) {
     await stop();
     throw err;
