@@ -162,6 +162,23 @@ test.describe("home, search and favourites", () => {
     await expect(page.getByRole("region", { name: "Recommended for you" })).toBeVisible();
   });
 
+  test("covers have fixed dimensions, load lazily in lists and at once on the song page", async ({ page }) => {
+    await page.goto("/");
+    const card = songCard(page.getByRole("region", { name: "New Songs" }), "Midnight Circuit");
+    const banner = card.locator('img[alt="Cover of Midnight Circuit"]').first();
+    await expect(banner).toBeVisible();
+    await expect(banner).toHaveAttribute("loading", "lazy");
+    await expect(banner).toHaveAttribute("width", "512");
+    await expect(banner).toHaveAttribute("height", "512");
+    // The image is real art the server made, not a broken link.
+    await expect.poll(() => banner.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+
+    await card.getByRole("link", { name: "Midnight Circuit" }).click();
+    const cover = page.getByRole("img", { name: "Cover of Midnight Circuit" });
+    await expect(cover).toHaveAttribute("loading", "eager");
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+  });
+
   test("search tolerates typos, and says so when nothing matches", async ({ page }) => {
     await page.goto("/");
     await page.getByPlaceholder("Search songs...").fill("midnite circuit");

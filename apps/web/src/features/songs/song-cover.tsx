@@ -27,7 +27,7 @@ export function SongCover({
       height={COVER_SIZE}
       loading={eager ? "eager" : "lazy"}
       decoding="async"
-      {...(eager ? { fetchPriority: "high" as const } : {})}
+      fetchPriority={eager ? "high" : undefined}
       className={clsx("bg-zinc-800 object-cover", className)}
     />
   );
