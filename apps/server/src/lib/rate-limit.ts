@@ -3,35 +3,41 @@ import { sql } from "kysely";
 import type { Database } from "../db/database.js";
 import { AppError } from "../errors.js";
 
-/** A fixed-window limit: at most `limit` hits per `windowSec` for one key. */
+/** A window limit: at most `limit` hits per `windowSec` for one key. */
 export type Limit = { name: string; limit: number; windowSec: number };
 
 /**
  * Counts hits in the database so every server instance shares the same limits.
+ * A key's window starts at its first hit, not at a wall-clock boundary: a fixed
+ * clock window would let a burst straddling the boundary through at twice the limit.
  * Throws AppError('rate_limited') with Retry-After when a key is over its limit.
  */
-export function createRateLimiter(database: Database) {
+export function createRateLimiter(database: Database, now: () => number = Date.now) {
   const { db } = database;
   let lastSweep = 0;
   return {
     async hit(rule: Limit, subject: string): Promise<void> {
-      const nowSec = Math.floor(Date.now() / 1000);
-      const windowStart = nowSec - (nowSec % rule.windowSec);
-      const expiresAt = windowStart + rule.windowSec;
-      const key = `${rule.name}:${subject}:${windowStart}`;
+      const nowSec = Math.floor(now() / 1000);
+      const fresh = nowSec + rule.windowSec;
+      const expired = sql<boolean>`rate_limit.expires_at <= ${nowSec}`;
       const row = await db
         .insertInto("rate_limit")
-        .values({ key, count: 1, expires_at: expiresAt })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ count: sql`rate_limit.count + 1` }))
-        .returning("count")
+        .values({ key: `${rule.name}:${subject}`, count: 1, expires_at: fresh })
+        .onConflict((oc) =>
+          oc.column("key").doUpdateSet({
+            count: sql`case when ${expired} then 1 else rate_limit.count + 1 end`,
+            expires_at: sql`case when ${expired} then ${fresh} else rate_limit.expires_at end`,
+          }),
+        )
+        .returning(["count", "expires_at"])
         .executeTakeFirstOrThrow();
       if (nowSec - lastSweep > 60) {
         lastSweep = nowSec;
-        await db.deleteFrom("rate_limit").where("expires_at", "<", nowSec).execute();
+        await db.deleteFrom("rate_limit").where("expires_at", "<=", nowSec).execute();
       }
       if (Number(row.count) > rule.limit) {
         throw new AppError("rate_limited", MESSAGES.tooManyRequests, {
-          headers: { "retry-after": String(Math.max(1, expiresAt - nowSec)) },
+          headers: { "retry-after": String(Math.max(1, Number(row.expires_at) - nowSec)) },
         });
       }
     },
