@@ -253,6 +253,17 @@ export type QualityReport = {
   fingerprint: Fingerprint;
 };
 
+/** The level measures of the quality report, on a mono signal. */
+export function measureLevels(mono: Float32Array, sampleRate: number) {
+  return {
+    peakDbfs: peakDbfs(mono),
+    rmsDbfs: rmsDbfs(mono),
+    clippingRatio: clippingRatio(mono),
+    silenceRatio: silenceRatio(mono),
+    relativeSilenceRatio: relativeSilenceRatio(mono, sampleRate),
+  };
+}
+
 /** Measure decoded audio for the quality report (levels on the mono mixdown, fingerprints with `config`). */
 export function analyzeQuality(
   channels: readonly Float32Array[],
@@ -263,13 +274,7 @@ export function analyzeQuality(
   const durationSeconds = mono.length / sampleRate;
   const fp = fingerprint(mono, sampleRate, config, { keepSpectrogram: true });
   const cutoff = spectralCutoff(mono, sampleRate);
-  const m = {
-    peakDbfs: peakDbfs(mono),
-    rmsDbfs: rmsDbfs(mono),
-    clippingRatio: clippingRatio(mono),
-    silenceRatio: silenceRatio(mono),
-    relativeSilenceRatio: relativeSilenceRatio(mono, sampleRate),
-  };
+  const m = measureLevels(mono, sampleRate);
   return {
     durationSeconds,
     sampleRate,

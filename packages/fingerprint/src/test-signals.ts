@@ -1,16 +1,8 @@
-/** Signals synthesised for the unit tests (deterministic: every generator takes a seed). Not part of the API. */
+// Signals synthesised for the unit tests (deterministic: every generator takes a seed). Not part of the API.
+import { seededRandom } from "@unheard/shared";
 
-/** A seeded uniform generator in [0, 1) (mulberry32). */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded uniform generator in [0, 1) (mulberry32), the one the demo audio uses. */
+export const seeded = seededRandom;
 
 /** A sine of `frequency` Hz and `amplitude`. */
 export function tone(frequency: number, seconds: number, sampleRate: number, amplitude = 1): Float32Array {

@@ -21,26 +21,34 @@ export type AuditAction =
   | "artist.verified"
   | "artist.unverified";
 
+/** What kind of record each action's target id names. */
+const TARGET_TYPE = {
+  report: "report",
+  song: "song",
+  songs: "song",
+  suggestion: "edit_suggestion",
+  user: "user",
+  artist: "user",
+} as const satisfies Record<string, string>;
+
 /** Write one audit row, inside the caller's transaction so it commits with the action. */
 export async function audit(
   trx: Kysely<DB>,
-  entry: {
-    actorId: string;
-    action: AuditAction;
-    targetType: string;
-    targetId: string | null;
-    details?: Record<string, unknown>;
-  },
+  actorId: string,
+  action: AuditAction,
+  targetId: string | null,
+  details: Record<string, unknown> = {},
 ): Promise<void> {
+  const kind = action.slice(0, action.indexOf(".")) as keyof typeof TARGET_TYPE;
   await trx
     .insertInto("audit_log")
     .values({
       id: newId(),
-      actor_id: entry.actorId,
-      action: entry.action,
-      target_type: entry.targetType,
-      target_id: entry.targetId,
-      details: JSON.stringify(entry.details ?? {}),
+      actor_id: actorId,
+      action,
+      target_type: TARGET_TYPE[kind],
+      target_id: targetId,
+      details: JSON.stringify(details),
       created_at: nowIso(),
     })
     .execute();

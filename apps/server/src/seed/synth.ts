@@ -2,7 +2,7 @@
 // chord progression, melody, arrangement and instruments, derived from a seed (a hash of its title), in the
 // style of its genre. Pure arithmetic on Float32Arrays: no I/O, no dependencies, the same audio on every machine.
 
-import { hashString, seededRandom as rng } from "../lib/random.js";
+import { hashString, seededRandom as rng } from "@unheard/shared";
 
 export { hashString, rng };
 

@@ -88,13 +88,7 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
         } else {
           await trx.deleteFrom("admin").where("user_id", "=", userId).execute();
         }
-        await audit(trx, {
-          actorId: viewer.id,
-          action: "user.role_changed",
-          targetType: "user",
-          targetId: userId,
-          details: { from, to: role },
-        });
+        await audit(trx, viewer.id, "user.role_changed", userId, { from, to: role });
       });
       await bus.publish({ type: "me.changed", userId });
     },

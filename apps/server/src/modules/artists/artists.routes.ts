@@ -10,33 +10,23 @@ import {
   verifyArtistSchema,
 } from "@unheard/shared";
 import type { App } from "../../http.js";
-import { errorResponses, idParams, pageQuery } from "../../lib/route-schemas.js";
+import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ArtistsService } from "./artists.service.js";
 
-const errors = errorResponses(400, 401, 403, 404);
+const options = routeOptions(["artists"], 400, 401, 403, 404);
 
 /** Artist pages, following, artist editing, and the admin tools for artists. */
 export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers: ViewerResolver }) {
   const { artists, viewers } = deps;
-  const tags = ["artists"];
 
-  app.get(
-    "/api/artists/:id",
-    { schema: { tags, params: idParams, response: { 200: artistSchema, ...errors } } },
-    async (req) => artists.get(req.params.id, await viewers.viewer(req)),
+  app.get("/api/artists/:id", options(artistSchema, { params: idParams }), async (req) =>
+    artists.get(req.params.id, await viewers.viewer(req)),
   );
 
   app.get(
     "/api/artists/:id/songs",
-    {
-      schema: {
-        tags,
-        params: idParams,
-        querystring: pageQuery(),
-        response: { 200: songPageSchema, ...errors },
-      },
-    },
+    options(songPageSchema, { params: idParams, querystring: pageQuery() }),
     async (req) => artists.songs(req.params.id, await viewers.viewer(req), req.query.cursor, req.query.limit),
   );
 
@@ -44,7 +34,7 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
     app.route({
       method,
       url: "/api/artists/:id/follow",
-      schema: { tags, params: idParams, response: { 200: followStateSchema, ...errors } },
+      ...options(followStateSchema, { params: idParams }),
       handler: async (req) => {
         const viewer = await viewers.signedIn(req, MESSAGES.loginToFollow);
         return artists.setFollow(viewer, req.params.id, method === "PUT");
@@ -52,28 +42,20 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
     });
   }
 
-  app.patch(
-    "/api/artists/:id",
-    { schema: { tags, params: idParams, body: updateArtistSchema, response: { 200: artistSchema, ...errors } } },
-    async (req) => {
-      const viewer = await viewers.signedIn(req);
-      return artists.update(viewer, req.params.id, req.body);
-    },
-  );
+  app.patch("/api/artists/:id", options(artistSchema, { params: idParams, body: updateArtistSchema }), async (req) => {
+    const viewer = await viewers.signedIn(req);
+    return artists.update(viewer, req.params.id, req.body);
+  });
 
-  app.post(
-    "/api/admin/artists/merge",
-    { schema: { tags, body: mergeArtistsSchema, response: { 200: okSchema, ...errors } } },
-    async (req) => {
-      const viewer = await viewers.superAdmin(req);
-      await artists.merge(viewer, req.body.keepId, req.body.mergeId, "merge");
-      return { ok: true as const, message: MESSAGES.artistsMerged };
-    },
-  );
+  app.post("/api/admin/artists/merge", options(okSchema, { body: mergeArtistsSchema }), async (req) => {
+    const viewer = await viewers.superAdmin(req);
+    await artists.merge(viewer, req.body.keepId, req.body.mergeId, "merge");
+    return { ok: true as const, message: MESSAGES.artistsMerged };
+  });
 
   app.post(
     "/api/admin/artists/:id/claim",
-    { schema: { tags, params: idParams, body: claimArtistSchema, response: { 200: okSchema, ...errors } } },
+    options(okSchema, { params: idParams, body: claimArtistSchema }),
     async (req) => {
       const viewer = await viewers.admin(req);
       await artists.merge(viewer, req.body.userId, req.params.id, "claim");
@@ -83,7 +65,7 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
 
   app.put(
     "/api/admin/artists/:id/verified",
-    { schema: { tags, params: idParams, body: verifyArtistSchema, response: { 200: okSchema, ...errors } } },
+    options(okSchema, { params: idParams, body: verifyArtistSchema }),
     async (req) => {
       const viewer = await viewers.superAdmin(req);
       await artists.setVerified(viewer, req.params.id, req.body.verified);

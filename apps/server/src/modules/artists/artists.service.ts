@@ -188,12 +188,9 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
         await recount(trx, keepId);
         // Credits now carry the kept name; search must find the songs by it.
         await songs.reindexSongsOf(trx, keepId);
-        await audit(trx, {
-          actorId: viewer.id,
-          action: action === "merge" ? "artist.merged" : "artist.claimed",
-          targetType: "user",
-          targetId: keepId,
-          details: { mergedId: mergeId, mergedName: gone.username },
+        await audit(trx, viewer.id, action === "merge" ? "artist.merged" : "artist.claimed", keepId, {
+          mergedId: mergeId,
+          mergedName: gone.username,
         });
         await trx.deleteFrom("user").where("id", "=", mergeId).execute();
       });
@@ -207,12 +204,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
           .set({ is_verified: verified, updated_at: nowIso() })
           .where("id", "=", id)
           .execute();
-        await audit(trx, {
-          actorId: viewer.id,
-          action: verified ? "artist.verified" : "artist.unverified",
-          targetType: "user",
-          targetId: id,
-        });
+        await audit(trx, viewer.id, verified ? "artist.verified" : "artist.unverified", id);
       });
     },
 

@@ -1,7 +1,6 @@
 import {
   changePasswordSchema,
   emailOnlySchema,
-  errorBodySchema,
   loginSchema,
   MESSAGES,
   meSchema,
@@ -13,34 +12,25 @@ import {
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { type App, requireUserId, setCookies, webHeaders } from "../../http.js";
+import { routeOptions } from "../../lib/route-schemas.js";
 import type { UsersService } from "../users/users.service.js";
 import type { AuthService } from "./auth.service.js";
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
+const tags = ["auth"];
+const options = routeOptions(tags, 400, 401, 403, 429);
 
 /** Account routes: register, verify, login, logout, reset and change password. */
 export function authRoutes(app: App, deps: { authService: AuthService; usersService: UsersService; config: Config }) {
   const { authService, usersService, config } = deps;
-  const tags = ["auth"];
 
-  app.post(
-    "/api/auth/register",
-    { schema: { tags, body: registerSchema, response: { 201: okSchema, ...errors } } },
-    async (req, reply) => {
-      await authService.register(req.body, req.ip, webHeaders(req));
-      return reply.status(201).send({ ok: true, message: MESSAGES.registerSuccess });
-    },
-  );
+  app.post("/api/auth/register", options(okSchema, { body: registerSchema }, 201), async (req, reply) => {
+    await authService.register(req.body, req.ip, webHeaders(req));
+    return reply.status(201).send({ ok: true, message: MESSAGES.registerSuccess });
+  });
 
   app.post(
     "/api/auth/login",
-    {
-      schema: {
-        tags,
-        body: loginSchema,
-        response: { 200: z.object({ ok: z.literal(true), message: z.string(), user: meSchema }), ...errors },
-      },
-    },
+    options(z.object({ ok: z.literal(true), message: z.string(), user: meSchema }), { body: loginSchema }),
     async (req, reply) => {
       const { result, setCookie } = await authService.login(req.body, req.ip, webHeaders(req));
       setCookies(reply, setCookie);
@@ -53,57 +43,37 @@ export function authRoutes(app: App, deps: { authService: AuthService; usersServ
     return { ok: true as const, message: MESSAGES.logoutSuccess };
   });
 
-  app.post(
-    "/api/auth/resend-verification",
-    { schema: { tags, body: emailOnlySchema, response: { 200: okSchema, ...errors } } },
-    async (req) => {
-      await authService.resendVerification(req.body.email, req.ip);
-      return { ok: true as const, message: MESSAGES.verificationSent };
-    },
-  );
+  app.post("/api/auth/resend-verification", options(okSchema, { body: emailOnlySchema }), async (req) => {
+    await authService.resendVerification(req.body.email, req.ip);
+    return { ok: true as const, message: MESSAGES.verificationSent };
+  });
 
   // The link in the verification e-mail: verifies, then lands on the login page (works from curl too).
-  app.get(
-    "/api/auth/verify-email",
-    { schema: { tags, querystring: verifyEmailQuerySchema, response: { 200: okSchema, ...errors } } },
-    async (req, reply) => {
-      const wantsJson = (req.headers.accept ?? "").includes("application/json");
-      try {
-        await authService.verifyEmail(req.query.token);
-      } catch (err) {
-        if (wantsJson) throw err;
-        return reply.redirect("/login?verify=failed", 302);
-      }
-      if (wantsJson) return { ok: true as const, message: MESSAGES.emailVerified };
-      return reply.redirect("/login?verify=ok", 302);
-    },
-  );
+  app.get("/api/auth/verify-email", options(okSchema, { querystring: verifyEmailQuerySchema }), async (req, reply) => {
+    const wantsJson = (req.headers.accept ?? "").includes("application/json");
+    try {
+      await authService.verifyEmail(req.query.token);
+    } catch (err) {
+      if (wantsJson) throw err;
+      return reply.redirect("/login?verify=failed", 302);
+    }
+    if (wantsJson) return { ok: true as const, message: MESSAGES.emailVerified };
+    return reply.redirect("/login?verify=ok", 302);
+  });
 
-  app.post(
-    "/api/auth/forgot-password",
-    { schema: { tags, body: emailOnlySchema, response: { 200: okSchema, ...errors } } },
-    async (req) => {
-      await authService.forgotPassword(req.body.email, req.ip, `${config.publicUrl}/reset-password`);
-      return { ok: true as const, message: MESSAGES.resetSent };
-    },
-  );
+  app.post("/api/auth/forgot-password", options(okSchema, { body: emailOnlySchema }), async (req) => {
+    await authService.forgotPassword(req.body.email, req.ip, `${config.publicUrl}/reset-password`);
+    return { ok: true as const, message: MESSAGES.resetSent };
+  });
 
-  app.post(
-    "/api/auth/reset-password",
-    { schema: { tags, body: resetPasswordSchema, response: { 200: okSchema, ...errors } } },
-    async (req) => {
-      await authService.resetPassword(req.body.token, req.body.newPassword, req.ip);
-      return { ok: true as const, message: MESSAGES.passwordUpdated };
-    },
-  );
+  app.post("/api/auth/reset-password", options(okSchema, { body: resetPasswordSchema }), async (req) => {
+    await authService.resetPassword(req.body.token, req.body.newPassword, req.ip);
+    return { ok: true as const, message: MESSAGES.passwordUpdated };
+  });
 
-  app.post(
-    "/api/auth/change-password",
-    { schema: { tags, body: changePasswordSchema, response: { 200: okSchema, ...errors } } },
-    async (req, reply) => {
-      const userId = await requireUserId(req, authService.sessionUserId);
-      setCookies(reply, await authService.changePassword(userId, req.body, webHeaders(req)));
-      return { ok: true as const, message: MESSAGES.passwordUpdated };
-    },
-  );
+  app.post("/api/auth/change-password", options(okSchema, { body: changePasswordSchema }), async (req, reply) => {
+    const userId = await requireUserId(req, authService.sessionUserId);
+    setCookies(reply, await authService.changePassword(userId, req.body, webHeaders(req)));
+    return { ok: true as const, message: MESSAGES.passwordUpdated };
+  });
 }

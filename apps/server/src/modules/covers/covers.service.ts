@@ -3,8 +3,8 @@
 // words, so the same song always gets the same cover and an edited title a new one. Plain SVG, no script, no
 // external reference: every piece of text is escaped.
 import { createHash } from "node:crypto";
+import { hashString, seededRandom } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
-import { hashString, seededRandom } from "../../lib/random.js";
 
 /** Bumped when the artwork changes, so browsers fetch the new covers (the URL carries it). */
 export const COVER_VERSION = 1;

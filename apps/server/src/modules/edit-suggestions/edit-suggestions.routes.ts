@@ -7,11 +7,11 @@ import {
 } from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
-import { errorResponses, idParams } from "../../lib/route-schemas.js";
+import { idParams, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { EditSuggestionsService } from "./edit-suggestions.service.js";
 
-const errors = errorResponses(400, 401, 403, 404, 409);
+const options = routeOptions(["moderation"], 400, 401, 403, 404, 409);
 
 /** Suggesting edits, and the admin's review queue. */
 export function editSuggestionsRoutes(
@@ -19,18 +19,10 @@ export function editSuggestionsRoutes(
   deps: { suggestions: EditSuggestionsService; viewers: ViewerResolver },
 ) {
   const { suggestions, viewers } = deps;
-  const tags = ["moderation"];
 
   app.post(
     "/api/songs/:id/edit-suggestions",
-    {
-      schema: {
-        tags,
-        params: idParams,
-        body: suggestEditSchema,
-        response: { 201: okSchema.extend({ id: z.string() }), ...errors },
-      },
-    },
+    options(okSchema.extend({ id: z.string() }), { params: idParams, body: suggestEditSchema }, 201),
     async (req, reply) => {
       const viewer = await viewers.member(req, MESSAGES.loginToSuggest);
       const { reason, ...fields } = req.body;
@@ -39,18 +31,14 @@ export function editSuggestionsRoutes(
     },
   );
 
-  app.get(
-    "/api/edit-suggestions",
-    { schema: { tags, response: { 200: editSuggestionListSchema, ...errors } } },
-    async (req) => {
-      await viewers.admin(req);
-      return { items: await suggestions.pending() };
-    },
-  );
+  app.get("/api/edit-suggestions", options(editSuggestionListSchema), async (req) => {
+    await viewers.admin(req);
+    return { items: await suggestions.pending() };
+  });
 
   app.post(
     "/api/edit-suggestions/:id/review",
-    { schema: { tags, params: idParams, body: reviewSuggestionSchema, response: { 200: okSchema, ...errors } } },
+    options(okSchema, { params: idParams, body: reviewSuggestionSchema }),
     async (req) => {
       const viewer = await viewers.admin(req);
       return { ok: true as const, message: await suggestions.review(viewer, req.params.id, req.body) };

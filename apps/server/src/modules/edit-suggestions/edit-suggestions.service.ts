@@ -113,13 +113,7 @@ export function createEditSuggestionsService(deps: {
           .set({ status, reviewed_by: viewer.id, reviewed_at: now, review_notes: input.notes || null })
           .where("id", "=", id)
           .execute();
-        await audit(trx, {
-          actorId: viewer.id,
-          action: `suggestion.${status}`,
-          targetType: "edit_suggestion",
-          targetId: id,
-          details: { songId: s.song_id },
-        });
+        await audit(trx, viewer.id, `suggestion.${status}`, id, { songId: s.song_id });
         const title = JSON.parse(s.suggested).title as string;
         const told = await notifier.add(
           trx,

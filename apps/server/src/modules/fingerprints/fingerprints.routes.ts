@@ -10,13 +10,13 @@ import type { App } from "../../http.js";
 import { audioErrorMessage, decodeAudioFile, sniffAudio } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
 import type { JobQueue } from "../../lib/jobs.js";
-import { errorResponses, idParams } from "../../lib/route-schemas.js";
+import { idParams, routeOptions } from "../../lib/route-schemas.js";
 import { toIso } from "../../lib/time.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
 import type { FingerprintsService, Recognition } from "./fingerprints.service.js";
 
-const errors = errorResponses(400, 401, 403, 404, 413, 415);
+const options = routeOptions(["fingerprints"], 400, 401, 403, 404, 413, 415);
 /** A recording sent for recognition: at most this long (the page stops at 15 s). */
 const MAX_CLIP_SECONDS = 30;
 
@@ -50,7 +50,6 @@ export function fingerprintsRoutes(
   },
 ) {
   const { fingerprints, songs, viewers, jobs, config } = deps;
-  const tags = ["fingerprints"];
 
   /** Attach song titles and artists to a recognition, dropping songs deleted since they were indexed. */
   async function present(result: Recognition, seconds: number, viewer: Awaited<ReturnType<ViewerResolver["viewer"]>>) {
@@ -93,13 +92,7 @@ export function fingerprintsRoutes(
 
   app.post(
     "/api/recognition/pcm",
-    {
-      schema: {
-        tags,
-        querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }),
-        response: { 200: recognitionSchema, ...errors },
-      },
-    },
+    options(recognitionSchema, { querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }) }),
     async (req) => {
       const viewer = await viewers.superAdmin(req);
       const body = req.body;
@@ -115,7 +108,7 @@ export function fingerprintsRoutes(
 
   app.post(
     "/api/recognition/file",
-    { schema: { tags, consumes: ["multipart/form-data"], response: { 200: recognitionSchema, ...errors } } },
+    { schema: { ...options(recognitionSchema).schema, consumes: ["multipart/form-data"] } },
     async (req) => {
       const viewer = await viewers.superAdmin(req);
       if (!req.isMultipart()) throw new AppError("unsupported_media_type", "Send the clip as multipart/form-data");
@@ -153,30 +146,24 @@ export function fingerprintsRoutes(
 
   app.get(
     "/api/songs/:id/fingerprints",
-    {
-      schema: {
-        tags,
-        params: idParams,
-        response: {
-          200: z.object({
-            songId: z.string(),
-            count: z.number(),
-            perSecond: z.number(),
-            fingerprintedAt: z.string().nullable(),
-            preset: z.string().nullable(),
-            job: z
-              .object({
-                status: z.string(),
-                lastError: z.string().nullable(),
-                attempts: z.number(),
-                updatedAt: z.string(),
-              })
-              .nullable(),
-          }),
-          ...errors,
-        },
-      },
-    },
+    options(
+      z.object({
+        songId: z.string(),
+        count: z.number(),
+        perSecond: z.number(),
+        fingerprintedAt: z.string().nullable(),
+        preset: z.string().nullable(),
+        job: z
+          .object({
+            status: z.string(),
+            lastError: z.string().nullable(),
+            attempts: z.number(),
+            updatedAt: z.string(),
+          })
+          .nullable(),
+      }),
+      { params: idParams },
+    ),
     async (req) => {
       await viewers.admin(req);
       return fingerprints.status(req.params.id);
@@ -185,27 +172,21 @@ export function fingerprintsRoutes(
 
   app.get(
     "/api/admin/jobs",
-    {
-      schema: {
-        tags,
-        response: {
-          200: z.object({
-            items: z.array(
-              z.object({
-                id: z.string(),
-                kind: z.string(),
-                payload: z.string(),
-                status: z.string(),
-                attempts: z.number(),
-                lastError: z.string().nullable(),
-                updatedAt: z.string(),
-              }),
-            ),
+    options(
+      z.object({
+        items: z.array(
+          z.object({
+            id: z.string(),
+            kind: z.string(),
+            payload: z.string(),
+            status: z.string(),
+            attempts: z.number(),
+            lastError: z.string().nullable(),
+            updatedAt: z.string(),
           }),
-          ...errors,
-        },
-      },
-    },
+        ),
+      }),
+    ),
     async (req) => {
       await viewers.admin(req);
       const rows = await jobs.recent();

@@ -7,20 +7,19 @@ import {
   reportListSchema,
 } from "@unheard/shared";
 import type { App } from "../../http.js";
-import { errorResponses, idParams } from "../../lib/route-schemas.js";
+import { idParams, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ReportsService } from "./reports.service.js";
 
-const errors = errorResponses(400, 401, 403, 404, 409);
+const options = routeOptions(["moderation"], 400, 401, 403, 404, 409);
 
 /** Reporting songs, and the admin's report queue. */
 export function reportsRoutes(app: App, deps: { reportsService: ReportsService; viewers: ViewerResolver }) {
   const { reportsService, viewers } = deps;
-  const tags = ["moderation"];
 
   app.post(
     "/api/songs/:id/reports",
-    { schema: { tags, params: idParams, body: reportInputSchema, response: { 201: okSchema, ...errors } } },
+    options(okSchema, { params: idParams, body: reportInputSchema }, 201),
     async (req, reply) => {
       const viewer = await viewers.member(req, MESSAGES.loginToReport);
       await reportsService.create(viewer, req.params.id, req.body);
@@ -28,27 +27,23 @@ export function reportsRoutes(app: App, deps: { reportsService: ReportsService; 
     },
   );
 
-  app.get("/api/reports", { schema: { tags, response: { 200: reportListSchema, ...errors } } }, async (req) => {
+  app.get("/api/reports", options(reportListSchema), async (req) => {
     await viewers.admin(req);
     return { items: await reportsService.pending() };
   });
 
   app.post(
     "/api/reports/:id/process",
-    { schema: { tags, params: idParams, body: processReportSchema, response: { 200: okSchema, ...errors } } },
+    options(okSchema, { params: idParams, body: processReportSchema }),
     async (req) => {
       const viewer = await viewers.admin(req);
       return { ok: true as const, message: await reportsService.process(viewer, req.params.id, req.body.action) };
     },
   );
 
-  app.put(
-    "/api/songs/:id/hidden",
-    { schema: { tags, params: idParams, body: hideSongSchema, response: { 200: okSchema, ...errors } } },
-    async (req) => {
-      const viewer = await viewers.admin(req);
-      await reportsService.setHidden(viewer, req.params.id, req.body.hidden);
-      return { ok: true as const, message: req.body.hidden ? MESSAGES.songHidden : MESSAGES.songUnhidden };
-    },
-  );
+  app.put("/api/songs/:id/hidden", options(okSchema, { params: idParams, body: hideSongSchema }), async (req) => {
+    const viewer = await viewers.admin(req);
+    await reportsService.setHidden(viewer, req.params.id, req.body.hidden);
+    return { ok: true as const, message: req.body.hidden ? MESSAGES.songHidden : MESSAGES.songUnhidden };
+  });
 }

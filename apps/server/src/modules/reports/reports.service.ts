@@ -102,13 +102,7 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
           .set({ status, processed_at: nowIso(), processed_by: viewer.id })
           .where("id", "=", reportId)
           .execute();
-        await audit(trx, {
-          actorId: viewer.id,
-          action: `report.${status}`,
-          targetType: "report",
-          targetId: reportId,
-          details: { songId: report.song_id },
-        });
+        await audit(trx, viewer.id, `report.${status}`, reportId, { songId: report.song_id });
         const song = await trx.selectFrom("song").select("title").where("id", "=", report.song_id).executeTakeFirst();
         return notifier.add(
           trx,
@@ -131,12 +125,7 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
           .where("id", "=", songId)
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) throw new AppError("not_found", MESSAGES.songNotFound);
-        await audit(trx, {
-          actorId: viewer.id,
-          action: hidden ? "song.hidden" : "song.unhidden",
-          targetType: "song",
-          targetId: songId,
-        });
+        await audit(trx, viewer.id, hidden ? "song.hidden" : "song.unhidden", songId);
       });
       await bus.publish({ type: "song.changed", songId, data: { isHidden: hidden } });
     },

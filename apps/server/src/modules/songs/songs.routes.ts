@@ -23,6 +23,7 @@ import { type App, sendPublic } from "../../http.js";
 import { sniffAudio } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
 import type { PublicCache } from "../../lib/public-cache.js";
+import { errorResponses, idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import { compileSerializer } from "../../lib/serializer.js";
 import type { AudioStorage } from "../../lib/storage.js";
 import type { ViewerResolver } from "../auth/viewer.js";
@@ -31,12 +32,8 @@ import type { SongsService } from "./songs.service.js";
 const songPageJson = compileSerializer(songPageSchema);
 const songJson = compileSerializer(songSchema);
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const pageQuery = z.object({
-  cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(48).default(24),
-});
+const tags = ["songs"];
+const options = routeOptions(tags, 400, 401, 403, 404);
 
 /** A single `bytes=` range (suffix and open-ended forms too), or undefined when it cannot be served. */
 function parseRange(header: string, size: number): { start: number; end: number } | undefined {
@@ -66,7 +63,6 @@ export function songsRoutes(
   },
 ) {
   const { songsService, viewers, storage, config, publicCache } = deps;
-  const tags = ["songs"];
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
   const tmpDir = path.join(config.dataDir, "tmp");
 
@@ -103,40 +99,28 @@ export function songsRoutes(
     }),
   );
 
-  app.get(
-    "/api/me/favorites",
-    { schema: { tags, querystring: pageQuery, response: { 200: songPageSchema, ...errors } } },
-    async (req) => {
-      const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
-      return songsService.favorites(viewer, req.query.cursor, req.query.limit);
-    },
-  );
+  app.get("/api/me/favorites", options(songPageSchema, { querystring: pageQuery() }), async (req) => {
+    const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
+    return songsService.favorites(viewer, req.query.cursor, req.query.limit);
+  });
 
-  app.get(
-    "/api/songs/:id",
-    { schema: { tags, params: idParams, response: { 200: songSchema, ...errors } } },
-    async (req, reply) => {
-      const viewer = await viewers.viewer(req);
-      // Admins also see hidden songs and duplicate-audio matches: theirs is never the shared answer.
-      if (viewer?.isAdmin) return songsService.get(req.params.id, viewer);
-      const cached = await publicCache.through(
-        `song:${req.params.id}`,
-        () => songsService.get(req.params.id, undefined),
-        songJson,
-      );
-      if (!viewer) return sendPublic(reply, cached);
-      const [song] = await songsService.personalize([cached.value], viewer);
-      return song;
-    },
-  );
+  app.get("/api/songs/:id", options(songSchema, { params: idParams }), async (req, reply) => {
+    const viewer = await viewers.viewer(req);
+    // Admins also see hidden songs and duplicate-audio matches: theirs is never the shared answer.
+    if (viewer?.isAdmin) return songsService.get(req.params.id, viewer);
+    const cached = await publicCache.through(
+      `song:${req.params.id}`,
+      () => songsService.get(req.params.id, undefined),
+      songJson,
+    );
+    if (!viewer) return sendPublic(reply, cached);
+    const [song] = await songsService.personalize([cached.value], viewer);
+    return song;
+  });
 
-  app.get(
-    "/api/songs/:id/history",
-    { schema: { tags, params: idParams, response: { 200: songHistorySchema, ...errors } } },
-    async (req) => ({
-      items: await songsService.history(req.params.id, await viewers.viewer(req)),
-    }),
-  );
+  app.get("/api/songs/:id/history", options(songHistorySchema, { params: idParams }), async (req) => ({
+    items: await songsService.history(req.params.id, await viewers.viewer(req)),
+  }));
 
   // The audio file, with Range support so the browser's player can seek.
   app.get("/api/songs/:id/audio", { schema: { tags, params: idParams } }, async (req, reply) => {
@@ -179,7 +163,7 @@ export function songsRoutes(
       schema: {
         tags,
         consumes: ["multipart/form-data"],
-        response: { 201: songSchema, ...errors, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
+        response: { 201: songSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       },
       bodyLimit: maxBytes + 1024 * 1024,
     },
@@ -285,7 +269,7 @@ export function songsRoutes(
         tags,
         params: idParams,
         body: editSongSchema,
-        response: { 200: editResultSchema, 202: editResultSchema, ...errors, 409: errorBodySchema },
+        response: { 200: editResultSchema, 202: editResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (req, reply) => {
@@ -297,13 +281,7 @@ export function songsRoutes(
 
   app.delete(
     "/api/songs/:id",
-    {
-      schema: {
-        tags,
-        params: idParams,
-        response: { 200: z.object({ ok: z.literal(true), message: z.string() }), ...errors },
-      },
-    },
+    options(z.object({ ok: z.literal(true), message: z.string() }), { params: idParams }),
     async (req) => {
       const viewer = await viewers.superAdmin(req);
       await songsService.remove(viewer, req.params.id);
@@ -315,7 +293,7 @@ export function songsRoutes(
     app.route({
       method,
       url: "/api/songs/:id/favorite",
-      schema: { tags, params: idParams, response: { 200: favoriteStateSchema, ...errors } },
+      ...options(favoriteStateSchema, { params: idParams }),
       handler: async (req) => {
         const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
         return songsService.setFavorite(viewer, req.params.id, method === "PUT");

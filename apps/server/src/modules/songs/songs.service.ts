@@ -513,13 +513,7 @@ export function createSongsService(deps: {
       const key = await database.tx(async (trx) => {
         const row = await songs.findById(id, trx);
         if (!row) throw new AppError("not_found", MESSAGES.songNotFound);
-        await audit(trx, {
-          actorId: viewer.id,
-          action: "song.deleted",
-          targetType: "song",
-          targetId: id,
-          details: { title: row.title },
-        });
+        await audit(trx, viewer.id, "song.deleted", id, { title: row.title });
         await songs.setArtists(trx, id, []);
         await songs.deleteSearch(trx, id);
         await trx.deleteFrom("song").where("id", "=", id).execute();

@@ -1,25 +1,16 @@
-import { errorBodySchema, MESSAGES, soundcloudMatchesSchema, soundcloudQuerySchema } from "@unheard/shared";
+import { MESSAGES, soundcloudMatchesSchema, soundcloudQuerySchema } from "@unheard/shared";
 import type { App } from "../../http.js";
+import { routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SoundcloudService } from "./soundcloud.service.js";
+
+const options = routeOptions(["songs"], 400, 401, 502, 503);
 
 /** POST /api/soundcloud/matches: the upload form's 'find match' helper. */
 export function soundcloudRoutes(app: App, deps: { soundcloud: SoundcloudService; viewers: ViewerResolver }) {
   app.post(
     "/api/soundcloud/matches",
-    {
-      schema: {
-        tags: ["songs"],
-        body: soundcloudQuerySchema,
-        response: {
-          200: soundcloudMatchesSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          502: errorBodySchema,
-          503: errorBodySchema,
-        },
-      },
-    },
+    options(soundcloudMatchesSchema, { body: soundcloudQuerySchema }),
     async (req) => {
       await deps.viewers.member(req);
       const tracks = await deps.soundcloud.matches(req.body.artist, req.body.title);

@@ -160,7 +160,7 @@ export function createVotesService(deps: {
             verifiedAt,
             verifiedBy: viewer.id,
           });
-          await audit(trx, { actorId: viewer.id, action: "song.verified", targetType: "song", targetId: songId });
+          await audit(trx, viewer.id, "song.verified", songId);
           if (
             song.submitted_by &&
             (await votes.awardFirstVerification(trx, song.submitted_by, songId, POINTS_FOR_VERIFIED_SONG))
@@ -207,13 +207,7 @@ export function createVotesService(deps: {
             paid.push(s.submitted_by);
           told.push(...(await notifier.songStatus(trx, s.id, "verified", viewer.id)));
         }
-        await audit(trx, {
-          actorId: viewer.id,
-          action: "songs.verified_all",
-          targetType: "song",
-          targetId: null,
-          details: { count: pending.length },
-        });
+        await audit(trx, viewer.id, "songs.verified_all", null, { count: pending.length });
         return { ids: pending.map((s) => s.id), points: paid, notified: [...new Set(told)] };
       });
       for (const id of ids)

@@ -13,13 +13,7 @@ import type { Viewer } from "../auth/viewer.js";
 async function letIn(trx: Kysely<DB>, viewer: Viewer, userId: string | null, email: string): Promise<void> {
   if (userId)
     await trx.updateTable("user").set({ off_waitlist: true, updated_at: nowIso() }).where("id", "=", userId).execute();
-  await audit(trx, {
-    actorId: viewer.id,
-    action: "user.off_waitlist",
-    targetType: "user",
-    targetId: userId,
-    details: { email },
-  });
+  await audit(trx, viewer.id, "user.off_waitlist", userId, { email });
 }
 
 /** The waitlist (spec §4, DESIGN §5 gate): join, list, approve. */

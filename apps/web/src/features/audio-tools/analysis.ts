@@ -1,20 +1,16 @@
 import {
   averageSpectrum,
-  clippingRatio,
   DEFAULT_PRESET,
   fingerprint,
   MIN_DB,
+  measureLevels,
   mixdown,
-  peakDbfs,
   type QualityReport,
   type QualityVerdict,
   qualityVerdict,
-  relativeSilenceRatio,
   resample,
-  rmsDbfs,
   SPEC_PRESET,
   type Spectrogram,
-  silenceRatio,
   spectralCutoff,
   specVerdict,
 } from "@unheard/fingerprint";
@@ -86,13 +82,7 @@ export function analyzeAudio(channels: readonly Float32Array[], sampleRate: numb
   if (!spectrogram) throw new Error("no spectrogram was computed");
   const cutoff = spectralCutoff(mono, sampleRate);
   const avg = averageSpectrum(mono, sampleRate);
-  const levels = {
-    peakDbfs: peakDbfs(mono),
-    rmsDbfs: rmsDbfs(mono),
-    clippingRatio: clippingRatio(mono),
-    silenceRatio: silenceRatio(mono),
-    relativeSilenceRatio: relativeSilenceRatio(mono, sampleRate),
-  };
+  const levels = measureLevels(mono, sampleRate);
   const fingerprintsPerSecond = fp.hashes.count / seconds;
   return {
     durationSeconds,
