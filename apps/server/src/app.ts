@@ -33,6 +33,7 @@ import { coversRoutes } from "./modules/covers/covers.routes.js";
 import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
 import { eventsRoutes } from "./modules/events/events.routes.js";
+import { hashCacheDirIn } from "./modules/fingerprints/fingerprint-file.js";
 import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo.js";
 import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
 import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
@@ -218,7 +219,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
   const jobs = createJobQueue({ database, log: app.log });
   app.decorate("jobs", jobs);
-  const fingerprints = createFingerprintsService({ database, repo: createFingerprintsRepo(database), storage, jobs });
+  const fingerprints = createFingerprintsService({
+    database,
+    repo: createFingerprintsRepo(database),
+    storage,
+    jobs,
+    hashCacheDir: hashCacheDirIn(config.demoCacheDir),
+  });
   const songsService = createSongsService({
     database,
     songs: createSongsRepo(database),

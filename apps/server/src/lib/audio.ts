@@ -190,9 +190,3 @@ export function audioErrorMessage(err: unknown): string {
   if (err instanceof AudioDecodeError && err.reason === "silent") return MESSAGES.audioSilent;
   return MESSAGES.audioUndecodable;
 }
-
-/** Decode and measure a file without keeping its samples. */
-export async function analyzeAudioFile(file: string, format: AudioFormat): Promise<AudioAnalysis> {
-  const { mono: _samples, monoRate: _rate, ...analysis } = await decodeAudioFile(file, format, { keepSeconds: 0 });
-  return analysis;
-}

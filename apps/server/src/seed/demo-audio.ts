@@ -6,11 +6,18 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { threadId, Worker } from "node:worker_threads";
-import { type AudioAnalysis, analyzeAudioFile, sniffAudio } from "../lib/audio.js";
+import { DEFAULT_PRESET } from "@unheard/fingerprint";
+import { type AudioAnalysis, sniffAudio } from "../lib/audio.js";
+import {
+  fingerprintAudioFile,
+  hashCacheDirIn,
+  hashCacheFile,
+  writeHashCache,
+} from "../modules/fingerprints/fingerprint-file.js";
 import { encodeMp3 } from "./mp3.js";
 import { demoSeconds, hashString, SYNTH_VERSION, synthesizeTrack } from "./synth.js";
 
-export const DEMO_SAMPLE_RATE = 22_050;
+export const DEMO_SAMPLE_RATE = 16_000;
 export const DEMO_KBPS = 32;
 /** Part of every cached file's name: a new synthesizer or encoder setting never reuses old files. */
 export const DEMO_CACHE_VERSION = `v${SYNTH_VERSION}-${DEMO_SAMPLE_RATE}-${DEMO_KBPS}k`;
@@ -42,7 +49,10 @@ export function demoAudioJob(spec: DemoTrackSpec, cacheDir: string, id = 0): Dem
   return { id, seed, seconds, genre: spec.genre, file: path.join(cacheDir, name) };
 }
 
-/** Synthesize, encode and measure one song into the cache; the `.json` beside the file is written last. */
+/**
+ * Synthesize, encode, measure and fingerprint one song into the cache (one decode gives both, by the decoder
+ * uploads go through); the hashes go to the hash cache by content, and the `.json` beside the file is written last.
+ */
 export async function renderDemoTrack(job: DemoAudioJob): Promise<DemoClip> {
   const pcm = synthesizeTrack(job.seed, job.seconds, DEMO_SAMPLE_RATE, job.genre);
   const mp3 = await encodeMp3(pcm, DEMO_SAMPLE_RATE, DEMO_KBPS);
@@ -55,7 +65,8 @@ export async function renderDemoTrack(job: DemoAudioJob): Promise<DemoClip> {
   try {
     await writeFile(tmp, mp3);
     // Measured by the decoder uploads go through, so the stored facts are the ones an upload would get.
-    const analysis = await analyzeAudioFile(tmp, format);
+    const { analysis, hashes } = await fingerprintAudioFile(tmp, format, DEFAULT_PRESET);
+    await writeHashCache(hashCacheFile(hashCacheDirIn(path.dirname(job.file)), sha256, DEFAULT_PRESET), hashes);
     const clip: DemoClip = { file: job.file, size: mp3.length, sha256, mime: "audio/mpeg", analysis };
     await rename(tmp, job.file);
     const { file: _file, ...meta } = clip;
@@ -67,23 +78,31 @@ export async function renderDemoTrack(job: DemoAudioJob): Promise<DemoClip> {
   }
 }
 
-/** A cached render, if both the file and its measurements are there and agree. */
+/** A cached render, if the file, its measurements and its hashes are there and agree. */
 async function readCached(job: DemoAudioJob): Promise<DemoClip | undefined> {
   try {
     const meta = JSON.parse(await readFile(`${job.file}.json`, "utf8")) as Omit<DemoClip, "file">;
     const { size } = await stat(job.file);
     if (size !== meta.size || !meta.analysis || !meta.sha256) return undefined;
+    // Rendered before the hashes were kept, or for another preset: render again (the index job reads them).
+    const hashes = hashCacheFile(hashCacheDirIn(path.dirname(job.file)), meta.sha256, DEFAULT_PRESET);
+    if (!(await stat(hashes).catch(() => undefined))) return undefined;
     return { ...meta, file: job.file };
   } catch {
     return undefined;
   }
 }
 
-/** The worker script next to this module: TypeScript through tsx in development, the built file in dist. */
-function workerEntry(): { url: URL; execArgv: string[] | undefined } {
+/**
+ * The worker script next to this module: the built file in dist, or in development the TypeScript through tsx's
+ * API (Node 20 does not apply `--import tsx` from a worker's execArgv to the worker's own entry).
+ */
+function workerEntry(): URL {
   const here = import.meta.url;
-  if (here.endsWith(".ts")) return { url: new URL("./audio-worker.ts", here), execArgv: ["--import", "tsx"] };
-  return { url: new URL("./demo-audio-worker.js", here), execArgv: undefined };
+  if (!here.endsWith(".ts")) return new URL("./demo-audio-worker.js", here);
+  const target = JSON.stringify(new URL("./audio-worker.ts", here).href);
+  const boot = `import { tsImport } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; await tsImport(${target}, ${target});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
 }
 
 /** Render jobs on `threads` worker threads (here, when 1); a worker that cannot start leaves its work to the rest. */
@@ -107,7 +126,7 @@ async function renderAll(
       const onAbort = () => stopAll(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
       signal?.addEventListener("abort", onAbort, { once: true });
       for (let i = 0; i < threads; i++) {
-        const worker = new Worker(entry.url, { execArgv: entry.execArgv });
+        const worker = new Worker(entry);
         workers.push(worker);
         alive++;
         let current: DemoAudioJob | undefined;

@@ -1,8 +1,16 @@
-import { rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DEFAULT_PRESET } from "@unheard/fingerprint";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { sniffAudio } from "../lib/audio.js";
+import {
+  fingerprintAudioFile,
+  hashCacheDirIn,
+  hashCacheFile,
+  readHashCache,
+} from "../modules/fingerprints/fingerprint-file.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
 import { createTestApp, describeEachDialect, sessionCookie, type TestContext } from "../test/harness.js";
 import { buildCatalogue } from "./catalogue.js";
@@ -87,6 +95,20 @@ describeEachDialect("demo data", (dialect) => {
       expect(statSync(path.join(ctx.dataDir, "audio", s.audio_key ?? "")).size).toBe(Number(s.audio_size));
     }
     expect(new Set(songs.map((s) => s.audio_sha256)).size).toBe(songs.length);
+    // Fingerprinted where they were rendered: the cached hashes are what decoding the stored file gives.
+    for (const s of songs.slice(0, 3)) {
+      const file = path.join(ctx.dataDir, "audio", s.audio_key ?? "");
+      const format = sniffAudio(readFileSync(file));
+      if (!format) throw new Error(`${s.title}: not audio`);
+      const decoded = (await fingerprintAudioFile(file, format, DEFAULT_PRESET)).hashes;
+      const cached = await readHashCache(hashCacheFile(hashCacheDirIn(CACHE), s.audio_sha256 ?? "", DEFAULT_PRESET));
+      expect(cached?.count, s.title).toBeGreaterThan(1000);
+      expect(cached).toEqual({
+        count: decoded.count,
+        hashes: decoded.hashes.slice(0, decoded.count),
+        offsets: decoded.offsets.slice(0, decoded.count),
+      });
+    }
     const jobs = await db.selectFrom("job").select("payload").where("kind", "=", INDEX_JOB).execute();
     expect(new Set(jobs.map((j) => (JSON.parse(j.payload) as { songId: string }).songId))).toEqual(
       new Set(songs.map((s) => s.id)),

@@ -186,9 +186,16 @@ export async function fillDemoAudio(opts: {
   const plan = new Map<string, { title: string; genre: string }>();
   for (const s of [...DEMO_SONGS, ...buildCatalogue(demoTotal(config.demoSongs) - DEMO_SONGS.length).songs])
     plan.set(nameKey(s.title), { title: s.title, genre: s.genre });
-  const rows = (
-    await database.db.selectFrom("song").select(["id", "title_key"]).where("audio_key", "is", null).execute()
-  ).filter((r) => plan.has(r.title_key));
+  const rows =
+    // Newest first: the home page's songs become playable first.
+    (
+      await database.db
+        .selectFrom("song")
+        .select(["id", "title_key"])
+        .where("audio_key", "is", null)
+        .orderBy("created_at", "desc")
+        .execute()
+    ).filter((r) => plan.has(r.title_key));
   if (rows.length === 0) return 0;
   const storage = createStorage(config);
   const tmpDir = path.join(config.dataDir, "tmp");

@@ -1,19 +1,13 @@
 import { open } from "node:fs/promises";
-import {
-  createStreamingFingerprinter,
-  DEFAULT_PRESET,
-  type FingerprintConfig,
-  fingerprintQuery,
-  lookupFromRows,
-  match,
-} from "@unheard/fingerprint";
+import { DEFAULT_PRESET, type FingerprintConfig, fingerprintQuery, lookupFromRows, match } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
-import { decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import { sniffAudio } from "../../lib/audio.js";
 import type { JobQueue } from "../../lib/jobs.js";
 import type { AudioStorage } from "../../lib/storage.js";
 import { nowIso, toIso } from "../../lib/time.js";
+import { fingerprintAudioFile, hashCacheFile, readHashCache } from "./fingerprint-file.js";
 import type { FingerprintsRepo } from "./fingerprints.repo.js";
 
 /** The job that (re)indexes one song's audio. */
@@ -35,6 +29,8 @@ export function createFingerprintsService(deps: {
   storage: AudioStorage;
   jobs: JobQueue;
   preset?: FingerprintConfig;
+  /** Where hashes computed ahead of time are kept by content (the demo catalogue's renders). */
+  hashCacheDir?: string;
 }) {
   const { database, repo, storage, jobs } = deps;
   const preset = deps.preset ?? DEFAULT_PRESET;
@@ -57,11 +53,12 @@ export function createFingerprintsService(deps: {
     };
   }
 
-  /** Decode a song's stored audio and replace its hashes. */
-  async function indexSong(songId: string): Promise<void> {
-    const song = await database.db.selectFrom("song").select(["audio_key"]).where("id", "=", songId).executeTakeFirst();
-    // A song deleted before its job ran has nothing left to index.
-    if (!song?.audio_key) return;
+  /** Hashes of a song's stored audio: from the hash cache when its content was fingerprinted before, else decoded. */
+  async function hashesOf(song: { audio_key: string; audio_sha256: string | null }) {
+    const cached =
+      deps.hashCacheDir && song.audio_sha256 ? hashCacheFile(deps.hashCacheDir, song.audio_sha256, preset) : "";
+    const hit = cached ? await readHashCache(cached) : undefined;
+    if (hit) return hit;
     const local = await storage.localFile(song.audio_key);
     try {
       const head = Buffer.alloc(8192);
@@ -70,28 +67,33 @@ export function createFingerprintsService(deps: {
       await fh.close();
       const format = sniffAudio(head.subarray(0, bytesRead));
       if (!format) throw new Error("stored audio is not a recognised format");
-      // Streamed: a 90-minute mix is fingerprinted a segment at a time, never held whole (decision 013).
-      const stream = createStreamingFingerprinter(preset);
-      await decodeAudioFile(local.path, format, {
-        monoRate: preset.sampleRate,
-        keepSeconds: 0,
-        onMono: (x) => stream.push(x),
-      });
-      const hashes = stream.finish();
-      await database.tx(async (trx) => {
-        const still = await trx.selectFrom("song").select("audio_key").where("id", "=", songId).executeTakeFirst();
-        // The audio changed (or the song went) while we decoded: the newer job will index it.
-        if (still?.audio_key !== song.audio_key) return;
-        await repo.replace(trx, songId, hashes.hashes, hashes.offsets, hashes.count);
-        await trx
-          .updateTable("song")
-          .set({ fingerprinted_at: nowIso(), fingerprint_preset: preset.name })
-          .where("id", "=", songId)
-          .execute();
-      });
+      return (await fingerprintAudioFile(local.path, format, preset)).hashes;
     } finally {
       await local.release();
     }
+  }
+
+  /** Fingerprint a song's stored audio and replace its hashes. */
+  async function indexSong(songId: string): Promise<void> {
+    const song = await database.db
+      .selectFrom("song")
+      .select(["audio_key", "audio_sha256"])
+      .where("id", "=", songId)
+      .executeTakeFirst();
+    // A song deleted before its job ran has nothing left to index.
+    if (!song?.audio_key) return;
+    const hashes = await hashesOf({ audio_key: song.audio_key, audio_sha256: song.audio_sha256 });
+    await database.tx(async (trx) => {
+      const still = await trx.selectFrom("song").select("audio_key").where("id", "=", songId).executeTakeFirst();
+      // The audio changed (or the song went) while we decoded: the newer job will index it.
+      if (still?.audio_key !== song.audio_key) return;
+      await repo.replace(trx, songId, hashes.hashes, hashes.offsets, hashes.count);
+      await trx
+        .updateTable("song")
+        .set({ fingerprinted_at: nowIso(), fingerprint_preset: preset.name })
+        .where("id", "=", songId)
+        .execute();
+    });
   }
 
   jobs.register(INDEX_JOB, async (payload) => indexSong(String(payload.songId)));

@@ -1,9 +1,12 @@
+import { rmSync } from "node:fs";
+import { DEFAULT_PRESET } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
 import { encodeWav } from "../../lib/wav.js";
 import { hashString, synthesizeTrack } from "../../seed/synth.js";
 import { member, multipart, upload, useMembers } from "../../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../../test/harness.js";
+import { hashCacheDirIn, hashCacheFile, writeHashCache } from "./fingerprint-file.js";
 
 const RATE = 22_050;
 
@@ -148,6 +151,50 @@ describeEachDialect("fingerprints", (dialect) => {
       await ctx.app.inject({ method: "GET", url: `/api/songs/${forced.json().id}`, headers: { cookie: boss.cookie } })
     ).json();
     expect(asAdmin.audioMatch).toMatchObject({ songId, title: "Fingerprinted" });
+  });
+
+  it("takes hashes computed ahead of time from the hash cache, by the audio's content and the preset", async () => {
+    const song = await ctx.database.db
+      .selectFrom("song")
+      .select(["id", "audio_sha256"])
+      .where("id", "=", songId)
+      .executeTakeFirstOrThrow();
+    const dir = hashCacheDirIn(ctx.config.demoCacheDir);
+    // A cache for other settings of the preset is not used.
+    await writeHashCache(
+      hashCacheFile(dir, song.audio_sha256 ?? "", {
+        ...DEFAULT_PRESET,
+        pairing: { ...DEFAULT_PRESET.pairing, fanOut: 1 },
+      }),
+      {
+        count: 1,
+        hashes: Int32Array.of(99),
+        offsets: Int32Array.of(9),
+      },
+    );
+    const stored = async () => {
+      await ctx.app.jobs.enqueue("fingerprint.index", { songId });
+      await ctx.app.jobs.drain();
+      return ctx.database.db
+        .selectFrom("fingerprint")
+        .select(["hash", "offset"])
+        .where("song_id", "=", songId)
+        .orderBy("offset")
+        .execute();
+    };
+    expect((await stored()).length).toBeGreaterThan(500);
+    await writeHashCache(hashCacheFile(dir, song.audio_sha256 ?? "", DEFAULT_PRESET), {
+      count: 2,
+      hashes: Int32Array.of(7, -8),
+      offsets: Int32Array.of(1, 2),
+    });
+    expect((await stored()).map((r) => [Number(r.hash), Number(r.offset)])).toEqual([
+      [7, 1],
+      [-8, 2],
+    ]);
+    // Back to the decoded hashes for the tests that follow.
+    rmSync(dir, { recursive: true });
+    expect((await stored()).length).toBeGreaterThan(500);
   });
 
   it("records failed indexing for admins, and deleting a song removes its hashes", async () => {
