@@ -86,6 +86,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WAITLIST_GATE: "true",
       // The suite signs in many times from one IP; the limits themselves are covered by the API tests.
       AUTH_LIMIT_SCALE: "20",
+      // Specs verify songs with accounts they have just made; the trust rules (decision 014) are API-tested.
+      VOTE_MIN_ACCOUNT_DAYS: "0",
+      VOTE_MIN_RECORD: "0",
+      CONTESTED_OPEN_HOURS: "0",
     },
   });
   server.stdout?.pipe(log);

@@ -72,6 +72,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The durable job queue, for tests and maintenance scripts. */
     jobs: JobQueue;
+    /** The vote rules' periodic pass (decision 014), for tests and maintenance scripts. */
+    voteSweep: (now?: number) => Promise<{ votes: number; songs: number }>;
   }
 }
 
@@ -80,6 +82,8 @@ const PUBLIC_CACHE_TTL_MS = 10_000;
 
 /** How often likes older than a week are taken off trending. */
 const TRENDING_REFRESH_MS = 10 * 60 * 1000;
+/** How often votes are recounted for members who became eligible, and contested songs settled (decision 014). */
+const VOTE_SWEEP_MS = 10 * 60 * 1000;
 
 /** Answers slower than this are logged at warn. */
 const SLOW_REQUEST_MS = 1000;
@@ -233,6 +237,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bus,
     notifier,
     audio: { findDuplicate: fingerprints.findDuplicate, enqueue: (songId, trx) => fingerprints.enqueue(songId, trx) },
+    voteRules: {
+      minAccountDays: config.voteMinAccountDays,
+      minRecord: config.voteMinRecord,
+      contestedOpenHours: config.contestedOpenHours,
+    },
   });
   const artistsService = createArtistsService({ database, songs: songsService, bus });
   const soundcloud = createSoundcloudService({
@@ -248,6 +257,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limiter,
     notifier,
     votesPerMinute: config.votesPerMinute,
+    rules: {
+      minAccountDays: config.voteMinAccountDays,
+      minRecord: config.voteMinRecord,
+      contestedOpenHours: config.contestedOpenHours,
+    },
   });
 
   healthRoutes(app, { database, config });
@@ -266,6 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   notificationsRoutes(app, { notifier, viewers });
   soundcloudRoutes(app, { soundcloud, viewers });
   votesRoutes(app, { votesService, viewers });
+  app.decorate("voteSweep", (now?: number) => votesService.sweep(now));
   reportsRoutes(app, { reportsService: createReportsService({ database, bus, notifier }), viewers });
   editSuggestionsRoutes(app, {
     suggestions: createEditSuggestionsService({ database, songs: songsService, bus, notifier }),
@@ -297,9 +312,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const trendingTimer = setInterval(refresh, TRENDING_REFRESH_MS);
     trendingTimer.unref();
     app.addHook("onReady", async () => refresh());
+    // Votes of members who have become eligible start counting; contested songs past their open period settle.
+    const sweep = () => {
+      votesService.sweep().catch((err) => app.log.error({ err }, "vote sweep failed"));
+    };
+    const sweepTimer = setInterval(sweep, VOTE_SWEEP_MS);
+    sweepTimer.unref();
     app.addHook("onClose", async () => {
       clearInterval(timer);
       clearInterval(trendingTimer);
+      clearInterval(sweepTimer);
     });
   }
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());

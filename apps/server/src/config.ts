@@ -39,6 +39,13 @@ const envSchema = z.object({
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  VOTE_MIN_ACCOUNT_DAYS: z.coerce.number().min(0).max(365).default(7),
+  VOTE_MIN_RECORD: z.coerce.number().int().min(0).max(1000).default(3),
+  CONTESTED_OPEN_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 90)
+    .default(48),
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   S3_BUCKET: z
     .string()
@@ -89,6 +96,12 @@ export type Config = {
   soundcloudApiUrl: string;
   soundcloudTimeoutMs: number;
   votesPerMinute: number;
+  /** Decision 014: a vote counts only from a member this many days old… */
+  voteMinAccountDays: number;
+  /** …with this many accepted contributions (verified uploads, approved edits, votes that matched the verdict). */
+  voteMinRecord: number;
+  /** A song with a counted downvote cannot verify before it has been up this long. */
+  contestedOpenHours: number;
   /** Multiplies the login/reset/register limits; for test environments that sign in often from one IP. */
   authLimitScale: number;
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
@@ -148,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
     votesPerMinute: e.VOTES_PER_MINUTE,
+    voteMinAccountDays: e.VOTE_MIN_ACCOUNT_DAYS,
+    voteMinRecord: e.VOTE_MIN_RECORD,
+    contestedOpenHours: e.CONTESTED_OPEN_HOURS,
     authLimitScale: e.AUTH_LIMIT_SCALE,
     s3: s3Config(e, env),
   };

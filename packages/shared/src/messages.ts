@@ -180,3 +180,16 @@ export const foundMatchesMessage = (n: number) => `Found ${n} potential match${n
 /** Upload refused because the audio is already in the catalogue. */
 export const duplicateAudioMessage = (title: string, artists: string) =>
   `This audio matches "${title}" by ${artists}, which is already on Unheard.`;
+
+/** Why a member's vote does not count yet (decision 014); shown on the song page beside their vote. */
+export const VOTE_NOTES = {
+  emailUnverified: "Your vote will count once your e-mail address is verified",
+  discounted: "An admin has set your votes not to count toward verification",
+  tooNew: (days: number) => `Your vote will count once your account is ${days} ${days === 1 ? "day" : "days"} old`,
+  noRecord: (need: number, have: number) =>
+    `Your vote will count once you have ${need} accepted ${need === 1 ? "contribution" : "contributions"} (you have ${have}): a verified upload, an approved edit, or a vote that matched the community's verdict`,
+} as const;
+
+/** A contested song (a counted downvote) verifies no earlier than its open period's end. */
+export const contestedNote = (date: string) =>
+  `Contested: this song can be verified from ${date}, once it has been open for discussion long enough`;

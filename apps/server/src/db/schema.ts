@@ -33,6 +33,8 @@ export type UserTable = {
   follower_count: Int;
   email_digest: Bool;
   last_digest_at: NullableTimestamp;
+  /** An admin set this member's votes not to count (decision 014). */
+  votes_discounted: Bool;
 };
 
 export type SessionTable = {
@@ -128,6 +130,8 @@ export type VoteTable = {
   value: number;
   reason: string | null;
   details: string | null;
+  /** Whether the vote counts toward verification (its voter was eligible; decision 014). */
+  counted: Bool;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -129,6 +129,11 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     PUBLIC_URL: "http://localhost:3000",
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
     LOG_LEVEL: "silent",
+    // Other features' tests vote with fresh accounts: the trust rules (decision 014) are off unless a test
+    // turns them on (votes.trust.test.ts runs them at their defaults).
+    VOTE_MIN_ACCOUNT_DAYS: "0",
+    VOTE_MIN_RECORD: "0",
+    CONTESTED_OPEN_HOURS: "0",
     ...opts.env,
   };
   const config = loadConfig({ ...env, DATA_DIR: dataDir });

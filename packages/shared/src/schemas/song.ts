@@ -130,6 +130,10 @@ export const songSchema = z.object({
   audioMatch: z.object({ songId: z.string(), title: z.string(), confidence: z.number() }).nullable(),
   isFavorite: z.boolean(),
   myVote: z.enum(["up", "down"]).nullable(),
+  /** Why the viewer's vote does not count toward verification yet (decision 014), or null. */
+  myVoteNote: z.string().nullable(),
+  /** A contested pending song: the earliest time it can verify (decision 014), or null. */
+  verifiableAt: z.string().nullable(),
   isOwner: z.boolean(),
   canEdit: z.boolean(),
   canDelete: z.boolean(),

@@ -25,6 +25,12 @@ export const voteResultSchema = z.object({
   myVote: z.enum(["up", "down"]).nullable(),
   /** True when this vote is the one that verified the song ('Song has been verified!'). */
   verifiedNow: z.boolean(),
+  /** Whether the viewer's vote counts toward verification (decision 014). */
+  counted: z.boolean(),
+  /** Why it does not count yet (the voter's eligibility), or null. */
+  note: z.string().nullable(),
+  /** A contested song: the earliest time it can verify, or null. */
+  verifiableAt: z.string().nullable(),
 });
 export type VoteResult = z.infer<typeof voteResultSchema>;
 

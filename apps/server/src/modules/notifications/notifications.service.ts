@@ -108,7 +108,7 @@ export function createNotifier(deps: {
     },
 
     /** A song became verified, or returned to pending. */
-    async songStatus(trx: Db, songId: string, status: "verified" | "pending", actorId: string) {
+    async songStatus(trx: Db, songId: string, status: "verified" | "pending", actorId: string | null) {
       const song = await trx.selectFrom("song").select(["title"]).where("id", "=", songId).executeTakeFirst();
       if (!song) return [];
       return add(
@@ -116,7 +116,7 @@ export function createNotifier(deps: {
         status === "verified" ? "song_verified" : "song_unverified",
         await stakeholders(trx, songId),
         { songId, songTitle: song.title },
-        actorId,
+        actorId ?? undefined,
       );
     },
 

@@ -410,24 +410,24 @@ export function createSongsRepo(database: Database) {
     /** The viewer's favourites and votes among some songs, in one query. */
     async viewerState(userId: string, songIds: string[]) {
       const favorites = new Set<string>();
-      const votes = new Map<string, number>();
+      const votes = new Map<string, { value: number; counted: boolean }>();
       if (songIds.length === 0) return { favorites, votes };
       const rows = await db
         .selectFrom("favorite")
-        .select(["song_id", sql<number | null>`null`.as("value")])
+        .select(["song_id", sql<number | null>`null`.as("value"), sql<number | boolean | null>`null`.as("counted")])
         .where("user_id", "=", userId)
         .where("song_id", "in", songIds)
         .unionAll(
           db
             .selectFrom("vote")
-            .select(["song_id", "value"])
+            .select(["song_id", "value", sql<number | boolean>`counted`.as("counted")])
             .where("user_id", "=", userId)
             .where("song_id", "in", songIds),
         )
         .execute();
       for (const r of rows) {
         if (r.value === null) favorites.add(r.song_id);
-        else votes.set(r.song_id, Number(r.value));
+        else votes.set(r.song_id, { value: Number(r.value), counted: Boolean(r.counted) });
       }
       return { favorites, votes };
     },

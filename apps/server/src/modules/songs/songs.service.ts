@@ -27,6 +27,7 @@ import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
+import { type EligibilityRules, eligibilityOf } from "../votes/eligibility.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -53,8 +54,11 @@ export function createSongsService(deps: {
     findDuplicate(mono: Float32Array, sampleRate: number): Promise<{ songId: string; confidence: number } | null>;
     enqueue(songId: string, trx: Kysely<DB>): Promise<string>;
   };
+  /** Decision 014's settings: why a member's vote does not count yet, and contested songs' open period. */
+  voteRules?: EligibilityRules & { contestedOpenHours: number };
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
+  const openMs = (deps.voteRules?.contestedOpenHours ?? 0) * 3_600_000;
 
   /** Credited artists and the submitter's and editor's names: from the rows when they carry them. */
   async function creditsOf(rows: (SongRow | SongCardRow)[]) {
@@ -135,8 +139,17 @@ export function createSongsService(deps: {
           (artists.get(r.id) ?? []).map((a) => a.name),
         ),
         audioMatch: null,
+        // A contested pending song (a counted downvote) verifies no earlier than the end of its open period.
+        verifiableAt:
+          r.status !== "verified" &&
+          down > 0 &&
+          openMs > 0 &&
+          Date.parse(String(toIso(r.created_at))) + openMs > Date.now()
+            ? new Date(Date.parse(String(toIso(r.created_at))) + openMs).toISOString()
+            : null,
         isFavorite: false,
         myVote: null,
+        myVoteNote: null,
         isOwner: false,
         canEdit: false,
         canDelete: false,
@@ -159,6 +172,11 @@ export function createSongsService(deps: {
     const matchTitles = new Map(
       (await songs.titles([...matches.values()].map((m) => m.songId))).map((t) => [t.id, t.title]),
     );
+    // Only a member with a vote that does not count is told why (one look at their record, not one per song).
+    const uncounted = [...state.votes.values()].some((v) => !v.counted);
+    const eligibility =
+      uncounted && deps.voteRules ? await eligibilityOf(database.db, viewer.id, deps.voteRules) : undefined;
+    const note = eligibility && !eligibility.eligible ? eligibility.note : null;
     return base.map((song) => {
       const vote = state.votes.get(song.id);
       const isOwner = song.submittedBy?.id === viewer.id;
@@ -167,7 +185,8 @@ export function createSongsService(deps: {
         ...song,
         audioMatch: match ? { ...match, title: matchTitles.get(match.songId) ?? "" } : null,
         isFavorite: state.favorites.has(song.id),
-        myVote: vote === 1 ? "up" : vote === -1 ? "down" : null,
+        myVote: vote?.value === 1 ? "up" : vote?.value === -1 ? "down" : null,
+        myVoteNote: vote && !vote.counted ? note : null,
         isOwner,
         canEdit: isOwner || viewer.isAdmin || viewer.role === "verified_contributor",
         canDelete: viewer.isSuperAdmin,

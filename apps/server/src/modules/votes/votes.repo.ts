@@ -16,7 +16,7 @@ export function createVotesRepo(database: Database) {
     lockSong(trx: Db, songId: string) {
       let q = trx
         .selectFrom("song")
-        .select(["id", "status", "upvotes", "downvotes", "verified_at", "submitted_by", "is_hidden"])
+        .select(["id", "status", "upvotes", "downvotes", "verified_at", "submitted_by", "is_hidden", "created_at"])
         .where("id", "=", songId);
       if (dialect === "postgres") q = q.forUpdate();
       return q.executeTakeFirst();
@@ -25,7 +25,7 @@ export function createVotesRepo(database: Database) {
     findVote(trx: Db, songId: string, userId: string) {
       return trx
         .selectFrom("vote")
-        .select(["value", "reason", "details"])
+        .select(["value", "reason", "details", "counted"])
         .where("song_id", "=", songId)
         .where("user_id", "=", userId)
         .executeTakeFirst();
@@ -33,7 +33,14 @@ export function createVotesRepo(database: Database) {
 
     async putVote(
       trx: Db,
-      v: { songId: string; userId: string; value: 1 | -1; reason: string | null; details: string | null },
+      v: {
+        songId: string;
+        userId: string;
+        value: 1 | -1;
+        reason: string | null;
+        details: string | null;
+        counted: boolean;
+      },
     ) {
       const now = nowIso();
       await trx
@@ -44,19 +51,76 @@ export function createVotesRepo(database: Database) {
           value: v.value,
           reason: v.reason,
           details: v.details,
+          counted: v.counted,
           created_at: now,
           updated_at: now,
         })
         .onConflict((oc) =>
-          oc
-            .columns(["song_id", "user_id"])
-            .doUpdateSet({ value: v.value, reason: v.reason, details: v.details, updated_at: now }),
+          oc.columns(["song_id", "user_id"]).doUpdateSet({
+            value: v.value,
+            reason: v.reason,
+            details: v.details,
+            counted: v.counted,
+            updated_at: now,
+          }),
         )
         .execute();
     },
 
     async deleteVote(trx: Db, songId: string, userId: string) {
       await trx.deleteFrom("vote").where("song_id", "=", songId).where("user_id", "=", userId).execute();
+    },
+
+    /** A song's counted up- and downvotes, from its rows. */
+    async countedVotes(trx: Db, songId: string): Promise<{ up: number; down: number }> {
+      const rows = await trx
+        .selectFrom("vote")
+        .select(["value", sql<number>`count(*)`.as("n")])
+        .where("song_id", "=", songId)
+        .where("counted", "=", true)
+        .groupBy("value")
+        .execute();
+      const n = (v: number) => Number(rows.find((r) => Number(r.value) === v)?.n ?? 0);
+      return { up: n(1), down: n(-1) };
+    },
+
+    /** Mark whether one vote counts. */
+    async setCounted(trx: Db, songId: string, userId: string, counted: boolean) {
+      await trx
+        .updateTable("vote")
+        .set({ counted })
+        .where("song_id", "=", songId)
+        .where("user_id", "=", userId)
+        .execute();
+    },
+
+    /** A voter's votes whose counting differs from `counted`. */
+    votesToFlip(db: Db, userId: string, counted: boolean) {
+      return db
+        .selectFrom("vote")
+        .select("song_id")
+        .where("user_id", "=", userId)
+        .where("counted", "=", !counted)
+        .execute();
+    },
+
+    /** Voters with votes that do not count yet (the periodic recount checks whether they now may). */
+    async uncountedVoters(db: Db): Promise<string[]> {
+      const rows = await db.selectFrom("vote").select("user_id").distinct().where("counted", "=", false).execute();
+      return rows.map((r) => r.user_id);
+    },
+
+    /** Pending songs over the threshold held back only by their open period, which has ended by `before`. */
+    async contestedDue(db: Db, threshold: number, before: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("song")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("downvotes", ">", 0)
+        .where(sql<SqlBool>`upvotes - downvotes >= ${threshold}`)
+        .where("created_at", "<=", before)
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     async setCounters(

@@ -1,7 +1,7 @@
 import { MESSAGES } from "@unheard/shared";
 import fc from "fast-check";
-import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { expectConsistent } from "../../test/consistency.js";
 import { member, storedNumber, type User, upload, useMembers } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 
@@ -9,24 +9,6 @@ const vote = (ctx: TestContext, u: User | undefined, songId: string, payload: ob
   ctx.app.inject({ method: "PUT", url: `/api/songs/${songId}/vote`, headers: u ? { cookie: u.cookie } : {}, payload });
 
 const points = (ctx: TestContext, userId: string) => storedNumber(ctx, "user", "points", ["id", userId]);
-
-/** Every counter equals the rows it counts; every user's points equal their ledger. */
-async function expectConsistent(ctx: TestContext): Promise<void> {
-  const { db } = ctx.database;
-  const bad = await sql<{ id: string }>`
-    select s.id from song s
-    where s.upvotes != (select count(*) from vote v where v.song_id = s.id and v.value = 1)
-       or s.downvotes != (select count(*) from vote v where v.song_id = s.id and v.value = -1)`.execute(db);
-  expect(bad.rows).toEqual([]);
-  const badPoints = await sql<{ id: string }>`
-    select u.id from "user" u where u.points != coalesce((select sum(delta) from points_ledger p where p.user_id = u.id), 0)`.execute(
-    db,
-  );
-  expect(badPoints.rows).toEqual([]);
-  const twice = await sql<{ ref: string }>`
-    select ref from points_ledger where reason = 'song_verified' group by ref having count(*) > 1`.execute(db);
-  expect(twice.rows).toEqual([]);
-}
 
 describeEachDialect("votes", (dialect) => {
   const ctx = useTestApp(dialect);

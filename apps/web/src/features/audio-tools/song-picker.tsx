@@ -59,12 +59,16 @@ export function SongPicker({
   const searching = query.length > 0 && query !== value?.title;
   const search = useSongSearch(searching ? query : "");
 
+  // The songs already here filter as the user types; only the server's search waits for the debounce, and its
+  // results go below them, so an option does not move under the pointer when they arrive.
+  const typed = text.trim();
+  const filter = typed.length > 0 && typed !== value?.title ? typed : "";
   const options = useMemo(() => {
-    const local = filterSongs(pickable.data ?? [], searching ? query : "");
+    const local = filterSongs(pickable.data ?? [], filter);
     const seen = new Set(local.map((s) => s.id));
     const remote = searching ? (search.data ?? []).filter((s) => !seen.has(s.id)) : [];
     return [...local, ...remote].slice(0, MAX_OPTIONS);
-  }, [pickable.data, search.data, searching, query]);
+  }, [pickable.data, search.data, searching, filter]);
 
   useEffect(() => {
     setActive((a) => Math.min(a, Math.max(0, options.length - 1)));

@@ -1,4 +1,4 @@
-import { DOWNVOTE_REASONS, MESSAGES, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import { contestedNote, DOWNVOTE_REASONS, MESSAGES, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
 import { clsx } from "clsx";
 import { LoaderCircle, ThumbsDown, ThumbsUp } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
@@ -44,6 +44,16 @@ export function VoteProgress({ song, className }: { song: Song; className?: stri
     </div>
   );
 }
+
+/** When a contested song can verify: day and time, as the open period ends at a moment, not a date. */
+const formatMoment = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
 
 const DIRECTIONS = ["up", "down"] as const;
 type Direction = (typeof DIRECTIONS)[number];
@@ -132,6 +142,16 @@ export function VoteButtons({
         ))}
       </div>
       {own ? <p className="text-xs text-zinc-500">{MESSAGES.ownSongVote}</p> : null}
+      {!compact && song.myVote && song.myVoteNote ? (
+        <p data-testid="vote-note" className="text-xs leading-relaxed text-amber-200/90">
+          Your vote is recorded but does not count toward verification yet. {song.myVoteNote}.
+        </p>
+      ) : null}
+      {!compact && song.verifiableAt ? (
+        <p data-testid="contested-note" className="text-xs leading-relaxed text-zinc-400">
+          {contestedNote(formatMoment(song.verifiableAt))}
+        </p>
+      ) : null}
       {downvoteWanted ? (
         <Suspense fallback={null}>
           <DownvoteDialog

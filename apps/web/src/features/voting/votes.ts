@@ -15,6 +15,8 @@ function applyVoteResult(queryClient: QueryClient, result: VoteResult, statusBef
     status: result.status,
     verifiedAt: result.verifiedAt,
     myVote: result.myVote,
+    myVoteNote: result.myVote ? result.note : null,
+    verifiableAt: result.verifiableAt,
   });
   if (result.status !== statusBefore) void refreshSongLists(queryClient);
 }

@@ -22,6 +22,8 @@ export type SongPatch = Partial<
     | "favoriteCount"
     | "isFavorite"
     | "myVote"
+    | "myVoteNote"
+    | "verifiableAt"
     | "isHidden"
     | "version"
   >
