@@ -115,6 +115,16 @@ export function createVotesService(deps: {
     };
   }
 
+  /** A vote answer: the settled song's counts and status, and the viewer's own vote. */
+  function answer(
+    songId: string,
+    s: Awaited<ReturnType<typeof settle>>,
+    mine: Pick<VoteResult, "myVote" | "counted" | "note">,
+  ): VoteResult {
+    const { up, down, net, status, verifiedAt, verifiedNow, verifiableAt } = s;
+    return { songId, upvotes: up, downvotes: down, net, status, verifiedAt, verifiedNow, verifiableAt, ...mine };
+  }
+
   /** Settle a song after its votes changed outside a vote request (a voter's eligibility moved, an open period ended). */
   async function resettle(songId: string, flip?: { userId: string; counted: boolean }): Promise<void> {
     const outcome = await database.tx(async (trx) => {
@@ -141,19 +151,7 @@ export function createVotesService(deps: {
       const notified = statusChanged
         ? await notifier.songStatus(trx, songId, settled.status === "verified" ? "verified" : "pending", null)
         : [];
-      const result: VoteResult = {
-        songId,
-        upvotes: settled.up,
-        downvotes: settled.down,
-        net: settled.net,
-        status: settled.status,
-        verifiedAt: settled.verifiedAt,
-        myVote: null,
-        verifiedNow: settled.verifiedNow,
-        counted: true,
-        note: null,
-        verifiableAt: settled.verifiableAt,
-      };
+      const result = answer(songId, settled, { myVote: null, counted: true, note: null });
       return { result, points, notified, statusChanged, changed: settled.changed || points.length > 0 };
     });
     if (!outcome) return;
@@ -217,19 +215,11 @@ export function createVotesService(deps: {
         }
         const settled = await settle(trx, song);
         if (settled.paid) points.push(settled.paid);
-        const result: VoteResult = {
-          songId,
-          upvotes: settled.up,
-          downvotes: settled.down,
-          net: settled.net,
-          status: settled.status,
-          verifiedAt: settled.verifiedAt,
+        const result = answer(songId, settled, {
           myVote: want === 1 ? "up" : want === -1 ? "down" : null,
-          verifiedNow: settled.verifiedNow,
           counted: nowCounted,
           note: want !== 0 && !eligibility.eligible ? eligibility.note : null,
-          verifiableAt: settled.verifiableAt,
-        };
+        });
         const statusChanged = settled.status !== song.status;
         const notified = statusChanged
           ? await notifier.songStatus(trx, songId, settled.status === "verified" ? "verified" : "pending", viewer.id)
