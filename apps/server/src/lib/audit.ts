@@ -34,10 +34,12 @@ const TARGET_TYPE = {
 /** Write one audit row, inside the caller's transaction so it commits with the action. */
 export async function audit(
   trx: Kysely<DB>,
-  actorId: string,
+  actorId: string | null,
   action: AuditAction,
   targetId: string | null,
   details: Record<string, unknown> = {},
+  /** When it happened: now, unless the demo seed backdates its history. */
+  at: string = nowIso(),
 ): Promise<void> {
   const kind = action.slice(0, action.indexOf(".")) as keyof typeof TARGET_TYPE;
   await trx
@@ -49,7 +51,7 @@ export async function audit(
       target_type: TARGET_TYPE[kind],
       target_id: targetId,
       details: JSON.stringify(details),
-      created_at: nowIso(),
+      created_at: at,
     })
     .execute();
 }

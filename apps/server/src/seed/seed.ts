@@ -14,6 +14,7 @@ import type {
   ReportTable,
   VoteTable,
 } from "../db/schema.js";
+import { audit } from "../lib/audit.js";
 import { newId } from "../lib/ids.js";
 import { enqueueJob } from "../lib/jobs.js";
 import { type AudioStorage, createStorage } from "../lib/storage.js";
@@ -360,7 +361,7 @@ async function seedPeople(
       .where("id", "=", id)
       .execute();
     if (created) {
-      await auditRow(trx, superId, "artist.verified", "user", id, {}, iso(now - (150 + i) * DAY));
+      await audit(trx, superId, "artist.verified", id, {}, iso(now - (150 + i) * DAY));
     }
     artists.set(a.name, id);
   }
@@ -598,11 +599,10 @@ async function seedModeration(
       notifications.push(
         notification(user, "report_processed", { songId, songTitle: rep.song, status: rep.status }, processed, r),
       );
-      await auditRow(
+      await audit(
         trx,
         who.admin,
-        `report.${rep.status}`,
-        "report",
+        `report.${rep.status as "resolved" | "rejected"}`,
         reports.at(-1)?.id ?? null,
         { songId },
         iso(processed),
@@ -652,7 +652,7 @@ async function seedModeration(
       notifications.push(
         notification(by, "suggestion_processed", { songId, songTitle: current.title, status: "rejected" }, reviewed, r),
       );
-      await auditRow(trx, who.superAdmin, "suggestion.rejected", "edit_suggestion", id, { songId }, iso(reviewed));
+      await audit(trx, who.superAdmin, "suggestion.rejected", id, { songId }, iso(reviewed));
     }
   }
   await insertChunks(trx, "notification", notifications);
@@ -759,29 +759,6 @@ async function insertChunks<T extends "vote" | "favorite" | "points_ledger" | "r
       .values(rows.slice(i, i + 200) as Insertable<DB[T]>[] as never)
       .execute();
   }
-}
-
-async function auditRow(
-  trx: Trx,
-  actorId: string | null,
-  action: string,
-  targetType: string,
-  targetId: string | null,
-  details: Record<string, unknown>,
-  at: string,
-): Promise<void> {
-  await trx
-    .insertInto("audit_log")
-    .values({
-      id: newId(),
-      actor_id: actorId,
-      action,
-      target_type: targetType,
-      target_id: targetId,
-      details: JSON.stringify(details),
-      created_at: at,
-    })
-    .execute();
 }
 
 /** A deterministic shuffle (Fisher-Yates) of a copy. */

@@ -27,7 +27,7 @@ import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
-import { type EligibilityRules, eligibilityOf } from "../votes/eligibility.js";
+import { contestedUntil, type EligibilityRules, eligibilityOf } from "../votes/eligibility.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -58,7 +58,12 @@ export function createSongsService(deps: {
   voteRules?: EligibilityRules & { contestedOpenHours: number };
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
-  const openMs = (deps.voteRules?.contestedOpenHours ?? 0) * 3_600_000;
+  /** A contested pending song: when it can verify (decision 014), or null. */
+  const verifiableAt = (status: string, createdAt: unknown, down: number): string | null => {
+    if (status === "verified") return null;
+    const until = contestedUntil(String(toIso(createdAt as string)), down, deps.voteRules?.contestedOpenHours ?? 0);
+    return until !== null && until > Date.now() ? new Date(until).toISOString() : null;
+  };
 
   /** Credited artists and the submitter's and editor's names: from the rows when they carry them. */
   async function creditsOf(rows: (SongRow | SongCardRow)[]) {
@@ -139,14 +144,7 @@ export function createSongsService(deps: {
           (artists.get(r.id) ?? []).map((a) => a.name),
         ),
         audioMatch: null,
-        // A contested pending song (a counted downvote) verifies no earlier than the end of its open period.
-        verifiableAt:
-          r.status !== "verified" &&
-          down > 0 &&
-          openMs > 0 &&
-          Date.parse(String(toIso(r.created_at))) + openMs > Date.now()
-            ? new Date(Date.parse(String(toIso(r.created_at))) + openMs).toISOString()
-            : null,
+        verifiableAt: verifiableAt(r.status, r.created_at, down),
         isFavorite: false,
         myVote: null,
         myVoteNote: null,

@@ -14,16 +14,28 @@ export type EligibilityRules = { minAccountDays: number; minRecord: number };
 /** Whether a member's votes count now, and if not, the sentence that says why. */
 export type Eligibility = { eligible: true } | { eligible: false; note: string };
 
-/** Accepted contributions: verified uploads, approved edit suggestions, upvotes on songs that were verified. */
-export async function recordOf(db: Db, userId: string): Promise<number> {
+/**
+ * When a contested song (one with a counted downvote) may verify: `openHours` after it was uploaded, in ms since
+ * the epoch; null when nothing holds it (no counted downvote, or no open period).
+ */
+export function contestedUntil(createdAt: string | Date, downvotes: number, openHours: number): number | null {
+  if (downvotes === 0 || openHours <= 0) return null;
+  return new Date(createdAt).getTime() + openHours * 3_600_000;
+}
+
+/**
+ * Accepted contributions: verified uploads, approved edit suggestions, upvotes on songs that were verified.
+ * Each kind is counted up to `cap` only (the rule needs no more), so an active voter's vote stays cheap.
+ */
+export async function recordOf(db: Db, userId: string, cap: number): Promise<number> {
   const row = await sql<{ n: number | string }>`
     select
-      (select count(*) from song s where s.submitted_by = ${userId} and s.status = 'verified')
-    + (select count(*) from edit_suggestion e where e.submitted_by = ${userId} and e.status = 'approved')
-    + (select count(*) from vote v join song s on s.id = v.song_id
+      (select count(*) from (select 1 from song s where s.submitted_by = ${userId} and s.status = 'verified' limit ${cap}) a)
+    + (select count(*) from (select 1 from edit_suggestion e where e.submitted_by = ${userId} and e.status = 'approved' limit ${cap}) b)
+    + (select count(*) from (select 1 from vote v join song s on s.id = v.song_id
         where v.user_id = ${userId} and v.value = 1 and s.status = 'verified'
-          and (s.submitted_by is null or s.submitted_by <> ${userId})) as n`.execute(db);
-  return Number(row.rows[0]?.n ?? 0);
+          and (s.submitted_by is null or s.submitted_by <> ${userId}) limit ${cap}) c) as n`.execute(db);
+  return Math.min(cap, Number(row.rows[0]?.n ?? 0));
 }
 
 /** Judge one member against the rules at `now`. */
@@ -46,7 +58,7 @@ export async function eligibilityOf(
   const ageMs = now - new Date(user.created_at as string | Date).getTime();
   if (ageMs < rules.minAccountDays * DAY_MS) return { eligible: false, note: VOTE_NOTES.tooNew(rules.minAccountDays) };
   if (rules.minRecord > 0) {
-    const have = await recordOf(db, userId);
+    const have = await recordOf(db, userId, rules.minRecord);
     if (have < rules.minRecord) return { eligible: false, note: VOTE_NOTES.noRecord(rules.minRecord, have) };
   }
   return { eligible: true };

@@ -16,7 +16,7 @@ import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongsService } from "../songs/songs.service.js";
-import { eligibilityOf } from "./eligibility.js";
+import { contestedUntil, eligibilityOf } from "./eligibility.js";
 import type { VotesRepo } from "./votes.repo.js";
 
 const VALUE = { up: 1, down: -1, none: 0 } as const;
@@ -59,12 +59,6 @@ export function createVotesService(deps: {
 
   type LockedSong = NonNullable<Awaited<ReturnType<VotesRepo["lockSong"]>>>;
 
-  /** When a contested song (a counted downvote) may verify: its open period's end, or null when not contested. */
-  function openUntil(song: Pick<LockedSong, "created_at">, down: number): number | null {
-    if (down === 0 || deps.rules.contestedOpenHours <= 0) return null;
-    return new Date(song.created_at as string | Date).getTime() + deps.rules.contestedOpenHours * HOUR_MS;
-  }
-
   /**
    * Count a locked song's counted votes from its rows and apply the rules (spec §4, decision 014): net ≥ 3
    * verifies, unless a counted downvote holds it for the open period; a song verified by votes whose net falls
@@ -78,7 +72,7 @@ export function createVotesService(deps: {
     let verifiedAt = toIso(song.verified_at);
     let verifiedNow = false;
     let paid: string | null = null;
-    const until = openUntil(song, down);
+    const until = contestedUntil(song.created_at as string | Date, down, deps.rules.contestedOpenHours);
     if (status === "pending" && net >= VERIFICATION_THRESHOLD && (until === null || now >= until)) {
       status = "verified";
       verifiedAt = nowIso();
