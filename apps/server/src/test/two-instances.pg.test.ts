@@ -37,6 +37,10 @@ async function startInstance(name: string, env: Record<string, string>): Promise
       AUTH_SECRET,
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
+      // The test votes with fresh accounts: the trust rules (decision 014) are off, as in the harness.
+      VOTE_MIN_ACCOUNT_DAYS: "0",
+      VOTE_MIN_RECORD: "0",
+      CONTESTED_OPEN_HOURS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
