@@ -67,9 +67,10 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
       SEED_DEMO: "false",
       AUTH_SECRET,
       VOTES_PER_MINUTE: "100000000",
-      // The vote scenario's accounts are minutes old: let their votes count, as before decision 014.
+      // The vote scenario's accounts are minutes old: let their votes count and leave them uncapped (decisions 014, 015).
       VOTE_MIN_ACCOUNT_DAYS: "0",
       VOTE_MIN_RECORD: "0",
+      DAILY_CAPS: "false",
       AUTH_LIMIT_SCALE: "1000",
       WAITLIST_GATE: "false",
       SUPER_ADMIN_EMAIL: "",

@@ -90,6 +90,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       VOTE_MIN_ACCOUNT_DAYS: "0",
       VOTE_MIN_RECORD: "0",
       CONTESTED_OPEN_HOURS: "0",
+      DAILY_CAPS: "false",
     },
   });
   server.stdout?.pipe(log);

@@ -33,9 +33,9 @@ export function emlText(raw: string): string {
   return raw;
 }
 
-/** Newest outbox file addressed to `to`, decoded; undefined when none has arrived yet. */
-async function newestMailTo(to: string): Promise<string | undefined> {
-  const dir = path.join(dataDir(), "mail");
+/** Newest outbox file addressed to `to` (in `root`'s outbox: the suite's server by default), decoded; undefined when none has arrived yet. */
+async function newestMailTo(to: string, root = dataDir()): Promise<string | undefined> {
+  const dir = path.join(root, "mail");
   let files: string[];
   try {
     files = await readdir(dir);
@@ -58,14 +58,21 @@ export async function mailCount(to: string): Promise<number> {
   }
 }
 
-/** Wait for a mail to `to` whose body holds a link containing `pathPart`; returns that link. */
-export async function waitForMailLink(to: string, pathPart: string, opts: { after?: number } = {}): Promise<string> {
+/**
+ * Wait for a mail to `to` whose body holds a link containing `pathPart`; returns that link. `dataDir`: the data
+ * folder of a server a spec started itself.
+ */
+export async function waitForMailLink(
+  to: string,
+  pathPart: string,
+  opts: { after?: number; dataDir?: string } = {},
+): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
       async () => {
         if (opts.after !== undefined && (await mailCount(to)) <= opts.after) return undefined;
-        const text = await newestMailTo(to);
+        const text = await newestMailTo(to, opts.dataDir);
         const escaped = pathPart.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
         link = text?.match(new RegExp(`https?://[^\\s"'<>]*${escaped}[^\\s"'<>]*`))?.[0];
         return link;

@@ -49,6 +49,7 @@ import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
 import { soundcloudRoutes } from "./modules/soundcloud/soundcloud.routes.js";
 import { createSoundcloudService } from "./modules/soundcloud/soundcloud.service.js";
+import { createTrustService } from "./modules/trust/trust.service.js";
 import { createUsersRepo } from "./modules/users/users.repo.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
 import { createUsersService } from "./modules/users/users.service.js";
@@ -212,7 +213,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   };
   const users = createUsersRepo(database);
-  const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus });
+  const trust = createTrustService({
+    database,
+    rules: { minAccountDays: config.voteMinAccountDays, minRecord: config.voteMinRecord, dailyCaps: config.dailyCaps },
+  });
+  const usersService = createUsersService({ users, waitlistGate: config.waitlistGate, bus, trust });
   const sessions = createSessionReader({
     database,
     secret: config.authSecret,
@@ -237,11 +242,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bus,
     notifier,
     audio: { findDuplicate: fingerprints.findDuplicate, enqueue: (songId, trx) => fingerprints.enqueue(songId, trx) },
-    voteRules: {
-      minAccountDays: config.voteMinAccountDays,
-      minRecord: config.voteMinRecord,
-      contestedOpenHours: config.contestedOpenHours,
-    },
+    trust,
+    contestedOpenHours: config.contestedOpenHours,
   });
   const artistsService = createArtistsService({ database, songs: songsService, bus });
   const soundcloud = createSoundcloudService({
@@ -257,11 +259,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limiter,
     notifier,
     votesPerMinute: config.votesPerMinute,
-    rules: {
-      minAccountDays: config.voteMinAccountDays,
-      minRecord: config.voteMinRecord,
-      contestedOpenHours: config.contestedOpenHours,
-    },
+    trust,
+    rules: { contestedOpenHours: config.contestedOpenHours, directVerifyLevel: config.directVerifyTrust },
   });
 
   healthRoutes(app, { database, config });
@@ -281,7 +280,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   soundcloudRoutes(app, { soundcloud, viewers });
   votesRoutes(app, { votesService, viewers });
   app.decorate("voteSweep", (now?: number) => votesService.sweep(now));
-  reportsRoutes(app, { reportsService: createReportsService({ database, bus, notifier }), viewers });
+  reportsRoutes(app, {
+    reportsService: createReportsService({ database, bus, notifier, trust, votes: votesService }),
+    viewers,
+  });
   editSuggestionsRoutes(app, {
     suggestions: createEditSuggestionsService({ database, songs: songsService, bus, notifier }),
     viewers,

@@ -46,6 +46,8 @@ const envSchema = z.object({
     .min(0)
     .max(24 * 90)
     .default(48),
+  DAILY_CAPS: bool(true),
+  DIRECT_VERIFY_TRUST: z.coerce.number().int().min(0).max(3).default(0),
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   S3_BUCKET: z
     .string()
@@ -102,6 +104,10 @@ export type Config = {
   voteMinRecord: number;
   /** A song with a counted downvote cannot verify before it has been up this long. */
   contestedOpenHours: number;
+  /** Per-member daily caps on votes, reports and uploads, scaled by trust (decision 015). */
+  dailyCaps: boolean;
+  /** The trust level whose upvote verifies an uncontested song directly; 0 for none (decision 015). */
+  directVerifyTrust: number;
   /** Multiplies the login/reset/register limits; for test environments that sign in often from one IP. */
   authLimitScale: number;
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
@@ -164,6 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     voteMinAccountDays: e.VOTE_MIN_ACCOUNT_DAYS,
     voteMinRecord: e.VOTE_MIN_RECORD,
     contestedOpenHours: e.CONTESTED_OPEN_HOURS,
+    dailyCaps: e.DAILY_CAPS,
+    directVerifyTrust: e.DIRECT_VERIFY_TRUST,
     authLimitScale: e.AUTH_LIMIT_SCALE,
     s3: s3Config(e, env),
   };

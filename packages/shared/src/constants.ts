@@ -37,3 +37,26 @@ export const ADMIN_PERMISSIONS = [
   "canBulkImport",
   "canEditAllSongs",
 ] as const;
+
+/**
+ * Trust levels (decision 015), derived from a member's record: 0 New (votes do not count yet), 1 Member (votes
+ * count), 2 Regular, 3 Trusted. Levels 2 and 3 need an account this many days old and this score (accepted
+ * contributions less 3 per strike); Trusted also needs no strikes at all.
+ */
+export const TRUST_LEVELS = [
+  { level: 0, name: "New", minDays: 0, minScore: 0 },
+  { level: 1, name: "Member", minDays: 0, minScore: 0 },
+  { level: 2, name: "Regular", minDays: 30, minScore: 10 },
+  { level: 3, name: "Trusted", minDays: 90, minScore: 30 },
+] as const;
+export type TrustLevel = 0 | 1 | 2 | 3;
+/** Score lost per strike: an upvote on a song resolved as a fake leak, or an upload of theirs a report was upheld against. */
+export const TRUST_STRIKE_COST = 3;
+
+/** What a member may do per 24 hours at each trust level (decision 015); admins have no caps. */
+export const DAILY_CAPS = {
+  votes: [20, 50, 150, 400],
+  reports: [5, 10, 25, 50],
+  uploads: [3, 10, 25, 50],
+} as const satisfies Record<string, readonly [number, number, number, number]>;
+export type DailyCapKind = keyof typeof DAILY_CAPS;

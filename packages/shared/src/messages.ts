@@ -169,6 +169,7 @@ export const MESSAGES = {
   busy: "The server is busy. Please try again in a moment.",
 
   forbiddenOrigin: "Cross-site request refused",
+  discountSelf: "You cannot discount your own votes",
 } as const;
 
 /** Key of a catalogue message. */
@@ -186,6 +187,7 @@ export const VOTE_NOTES = {
   emailUnverified: "Your vote will count once your e-mail address is verified",
   discounted: "An admin has set your votes not to count toward verification",
   tooNew: (days: number) => `Your vote will count once your account is ${days} ${days === 1 ? "day" : "days"} old`,
+  fake: "This song was resolved as a fake leak: votes on it no longer count",
   noRecord: (need: number, have: number) =>
     `Your vote will count once you have ${need} accepted ${need === 1 ? "contribution" : "contributions"} (you have ${have}): a verified upload, an approved edit, or a vote that matched the community's verdict`,
 } as const;
@@ -193,3 +195,16 @@ export const VOTE_NOTES = {
 /** A contested song (a counted downvote) verifies no earlier than its open period's end. */
 export const contestedNote = (date: string) =>
   `Contested: this song can be verified from ${date}, once it has been open for discussion long enough`;
+
+/** A daily cap reached (decision 015): what, how many, and when the oldest of them leaves the 24-hour window. */
+export const dailyCapMessage = (kind: "votes" | "reports" | "uploads", cap: number, again: string) => {
+  const noun = { votes: "votes", reports: "reports", uploads: "uploads" }[kind];
+  const verb = { votes: "vote", reports: "report", uploads: "upload" }[kind];
+  return `You have reached your limit of ${cap} ${noun} a day. You can ${verb} again ${again}.`;
+};
+
+/** Admin answers about a member's votes (decision 015). */
+export const discountMessage = (discounted: boolean, moved: number) =>
+  discounted
+    ? `Their votes no longer count: ${moved} ${moved === 1 ? "vote was" : "votes were"} taken off, with the points`
+    : `Their votes count again where they qualify: ${moved} ${moved === 1 ? "vote" : "votes"} restored`;

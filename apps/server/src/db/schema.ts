@@ -35,6 +35,9 @@ export type UserTable = {
   last_digest_at: NullableTimestamp;
   /** An admin set this member's votes not to count (decision 014). */
   votes_discounted: Bool;
+  /** Where the account signed up: the client's IP prefix (/24 or /64) and device cookie (decision 015). */
+  signup_ip_prefix: string | null;
+  signup_device: string | null;
 };
 
 export type SessionTable = {
@@ -118,6 +121,9 @@ export type SongTable = {
   fingerprint_preset: string | null;
   audio_match_song_id: string | null;
   audio_match_confidence: number | null;
+  /** When an admin resolved the song as a fake leak, and who (decision 015). */
+  fake_at: NullableTimestamp;
+  fake_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -132,6 +138,9 @@ export type VoteTable = {
   details: string | null;
   /** Whether the vote counts toward verification (its voter was eligible; decision 014). */
   counted: Bool;
+  /** Where the vote came from: IP prefix and device cookie, for the admins' ring view (decision 015). */
+  ip_prefix: string | null;
+  device: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -12,6 +12,7 @@ import {
   readHashCache,
 } from "../modules/fingerprints/fingerprint-file.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
+import { trustOf } from "../modules/trust/trust.service.js";
 import { createTestApp, describeEachDialect, sessionCookie, type TestContext } from "../test/harness.js";
 import { buildCatalogue } from "./catalogue.js";
 import { demoAudioJob } from "./demo-audio.js";
@@ -183,6 +184,22 @@ describeEachDialect("demo data", (dialect) => {
     const mine = (await ctx.app.inject({ url: "/api/notifications", headers: { cookie } })).json();
     expect(mine.items.length).toBeGreaterThan(0);
     expect(mine.unread).toBeGreaterThan(0);
+  });
+
+  it("seeds voters whose votes count under the default trust rules (decisions 014, 015)", async () => {
+    const rules = { minAccountDays: 7, minRecord: 3, dailyCaps: true };
+    const voters = await ctx.database.db.selectFrom("vote").select("user_id").distinct().execute();
+    const listener = await ctx.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", "listener@unheard.local")
+      .executeTakeFirstOrThrow();
+    const notCounting = [];
+    for (const id of new Set([...voters.map((v) => v.user_id), listener.id])) {
+      const t = await trustOf(ctx.database.db, id, rules);
+      if (!t.eligibility.eligible) notCounting.push([id, t.eligibility.note]);
+    }
+    expect(notCounting).toEqual([]);
   });
 
   it("creates demo accounts that log in", async () => {

@@ -79,18 +79,23 @@ export function upload(
 }
 
 /** A signed-in member: its session cookie and user id. */
-export type User = { cookie: string; id: string };
+export type User = { cookie: string; id: string; ip?: string; device?: string };
 
 /** A signed-in member let in from the waitlist, with an optional role; returns its cookie and id. */
-export async function member(ctx: TestContext, email: string, role = "user"): Promise<User> {
-  const cookie = await signUp(ctx, email);
+export async function member(
+  ctx: TestContext,
+  email: string,
+  role = "user",
+  origin: { ip?: string; device?: string } = {},
+): Promise<User> {
+  const cookie = await signUp(ctx, email, undefined, origin);
   const row = await ctx.database.db
     .selectFrom("user")
     .select("id")
     .where("email", "=", email)
     .executeTakeFirstOrThrow();
   await ctx.database.db.updateTable("user").set({ off_waitlist: true, role }).where("id", "=", row.id).execute();
-  return { cookie, id: row.id };
+  return { cookie, id: row.id, ...origin };
 }
 
 /** Mark songs verified directly (the voting issue adds the real path). */

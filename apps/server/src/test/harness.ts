@@ -129,11 +129,12 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     PUBLIC_URL: "http://localhost:3000",
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
     LOG_LEVEL: "silent",
-    // Other features' tests vote with fresh accounts: the trust rules (decision 014) are off unless a test
-    // turns them on (votes.trust.test.ts runs them at their defaults).
+    // Other features' tests vote and upload with fresh accounts: the trust rules and daily caps (decisions 014,
+    // 015) are off unless a test turns them on (votes.trust.test.ts runs them at their defaults).
     VOTE_MIN_ACCOUNT_DAYS: "0",
     VOTE_MIN_RECORD: "0",
     CONTESTED_OPEN_HOURS: "0",
+    DAILY_CAPS: "false",
     ...opts.env,
   };
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
@@ -223,12 +224,22 @@ export function sessionCookie(res: { headers: Record<string, unknown> }): string
   return cookie.split(";")[0] ?? "";
 }
 
-/** Register, verify through the e-mailed link, and log in; returns the session cookie. */
-export async function signUp(ctx: TestContext, email: string, password = "secret123"): Promise<string> {
+/**
+ * Register, verify through the e-mailed link, and log in; returns the session cookie. `origin` registers from
+ * a client address and with a device cookie (the ring view's signals).
+ */
+export async function signUp(
+  ctx: TestContext,
+  email: string,
+  password = "secret123",
+  origin: { ip?: string; device?: string } = {},
+): Promise<string> {
   const reg = await ctx.app.inject({
     method: "POST",
     url: "/api/auth/register",
     payload: { email, password, confirmPassword: password },
+    ...(origin.ip ? { remoteAddress: origin.ip } : {}),
+    ...(origin.device ? { headers: { cookie: `unheard.device=${origin.device}` } } : {}),
   });
   if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.body}`);
   const link = new URL(lastLink(ctx.dataDir, email, "/api/auth/verify-email"));

@@ -41,6 +41,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
       VOTE_MIN_ACCOUNT_DAYS: "0",
       VOTE_MIN_RECORD: "0",
       CONTESTED_OPEN_HOURS: "0",
+      DAILY_CAPS: "false",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,6 +2,19 @@ import { z } from "zod";
 import { ROLES, USERNAME_MAX_LENGTH } from "../constants.js";
 import { socialLinksSchema } from "./common.js";
 
+/** A member's trust (decision 015): level, whether their votes count and why not, and their daily caps (null for admins). */
+export const trustSchema = z.object({
+  level: z.number().int().min(0).max(3),
+  name: z.string(),
+  /** Accepted contributions less 3 per strike. */
+  score: z.number().int(),
+  strikes: z.number().int(),
+  votesCount: z.boolean(),
+  note: z.string().nullable(),
+  caps: z.object({ votes: z.number().int(), reports: z.number().int(), uploads: z.number().int() }).nullable(),
+});
+export type Trust = z.infer<typeof trustSchema>;
+
 /** The signed-in user's profile (spec §3 User, §4 defaults, §6 derived flags). */
 export const meSchema = z.object({
   id: z.string(),
@@ -25,6 +38,7 @@ export const meSchema = z.object({
   canDeleteContent: z.boolean(),
   /** True when the waitlist gate holds this user back (gate on, not approved, not admin). */
   waitlisted: z.boolean(),
+  trust: trustSchema,
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -35,3 +35,38 @@ export const voteResultSchema = z.object({
 export type VoteResult = z.infer<typeof voteResultSchema>;
 
 export const verifyAllResultSchema = z.object({ ok: z.literal(true), message: z.string(), count: z.number() });
+
+/** One voter on a song, as admins see it when looking for rings (decision 015). */
+export const songVoterSchema = z.object({
+  user: z.object({ id: z.string(), username: z.string() }),
+  value: z.enum(["up", "down"]),
+  counted: z.boolean(),
+  votedAt: z.string(),
+  accountCreatedAt: z.string(),
+  accountAgeDays: z.number(),
+  trust: z.object({ level: z.number().int(), name: z.string() }),
+  discounted: z.boolean(),
+  /** IP prefix (/24 or /64) the account signed up from, and the one the vote came from. */
+  signupPrefix: z.string().nullable(),
+  votePrefix: z.string().nullable(),
+  /** A short, stable tag of the device cookie (the same tag is the same browser). */
+  device: z.string().nullable(),
+  /** How many other songs by this song's uploader this voter upvoted. */
+  uploaderUpvotes: z.number().int(),
+  /** The ring signals this voter is part of. */
+  flags: z.array(z.string()),
+});
+export type SongVoter = z.infer<typeof songVoterSchema>;
+
+export const songVotersSchema = z.object({
+  songId: z.string(),
+  uploader: z.object({ id: z.string(), username: z.string() }).nullable(),
+  /** True when any signal below holds. */
+  ringSuspected: z.boolean(),
+  signals: z.array(z.string()),
+  voters: z.array(songVoterSchema),
+});
+export type SongVoters = z.infer<typeof songVotersSchema>;
+
+export const discountInputSchema = z.object({ discounted: z.boolean() });
+export const discountResultSchema = z.object({ ok: z.literal(true), message: z.string(), moved: z.number().int() });

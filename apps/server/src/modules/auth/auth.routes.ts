@@ -12,6 +12,7 @@ import {
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { type App, requireUserId, setCookies, webHeaders } from "../../http.js";
+import { deviceOf, ipPrefix } from "../../lib/client-origin.js";
 import { routeOptions } from "../../lib/route-schemas.js";
 import type { UsersService } from "../users/users.service.js";
 import type { AuthService } from "./auth.service.js";
@@ -24,7 +25,14 @@ export function authRoutes(app: App, deps: { authService: AuthService; usersServ
   const { authService, usersService, config } = deps;
 
   app.post("/api/auth/register", options(okSchema, { body: registerSchema }, 201), async (req, reply) => {
+    // A second of slack: a timestamp column may keep less precision than the clock.
+    const since = new Date(Date.now() - 1000).toISOString();
     await authService.register(req.body, req.ip, webHeaders(req));
+    // Where the account signed up, for the admins' ring view (decision 015).
+    await usersService.recordSignup(req.body.email, since, {
+      ipPrefix: ipPrefix(req.ip),
+      device: deviceOf(req, reply),
+    });
     return reply.status(201).send({ ok: true, message: MESSAGES.registerSuccess });
   });
 

@@ -8,11 +8,22 @@ import { newId } from "../../lib/ids.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
+import type { TrustService } from "../trust/trust.service.js";
+import type { VotesService } from "../votes/votes.service.js";
 
 type Reason = (typeof REPORT_REASONS)[number];
 
-/** Reports on songs (spec §4/§5): one open report per user and song; admins resolve or reject. */
-export function createReportsService(deps: { database: Database; bus: EventBus; notifier: Notifier }) {
+/**
+ * Reports on songs (spec §4/§5): one open report per user and song, within the reporter's daily cap; admins
+ * resolve or reject. Upholding a fake-leak report takes back what the song earned its backers (decision 015).
+ */
+export function createReportsService(deps: {
+  database: Database;
+  bus: EventBus;
+  notifier: Notifier;
+  trust?: Pick<TrustService, "assertUnderCap">;
+  votes?: Pick<VotesService, "takeBackFake" | "afterFake">;
+}) {
   const { database, bus, notifier } = deps;
   const { db } = database;
   return {
@@ -33,6 +44,7 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
           .where("status", "=", "pending")
           .executeTakeFirst();
         if (open) throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
+        await deps.trust?.assertUnderCap(trx, viewer, "reports");
         await trx
           .insertInto("report")
           .values({
@@ -89,10 +101,11 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
 
     async process(viewer: Viewer, reportId: string, action: "resolve" | "reject"): Promise<string> {
       const status = action === "resolve" ? "resolved" : "rejected";
+      let fake: { songId: string; moved: string[]; uploader: string | null } | null = null;
       const notified = await database.tx(async (trx) => {
         const report = await trx
           .selectFrom("report")
-          .select(["id", "status", "user_id", "song_id"])
+          .select(["id", "status", "user_id", "song_id", "reason"])
           .where("id", "=", reportId)
           .executeTakeFirst();
         if (!report) throw new AppError("not_found", "Report not found");
@@ -103,7 +116,15 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
           .where("id", "=", reportId)
           .execute();
         await audit(trx, viewer.id, `report.${status}`, reportId, { songId: report.song_id });
-        const song = await trx.selectFrom("song").select("title").where("id", "=", report.song_id).executeTakeFirst();
+        const song = await trx
+          .selectFrom("song")
+          .select(["title", "submitted_by"])
+          .where("id", "=", report.song_id)
+          .executeTakeFirst();
+        if (status === "resolved" && report.reason === "fake_leak" && deps.votes) {
+          const moved = await deps.votes.takeBackFake(trx, report.song_id, viewer.id);
+          fake = { songId: report.song_id, moved, uploader: song?.submitted_by ?? null };
+        }
         return notifier.add(
           trx,
           "report_processed",
@@ -113,6 +134,8 @@ export function createReportsService(deps: { database: Database; bus: EventBus; 
         );
       });
       await notifier.announce(notified);
+      const upheld = fake as { songId: string; moved: string[]; uploader: string | null } | null;
+      if (upheld) await deps.votes?.afterFake(upheld.songId, upheld.moved, upheld.uploader);
       return status === "resolved" ? MESSAGES.reportResolved : MESSAGES.reportRejected;
     },
 

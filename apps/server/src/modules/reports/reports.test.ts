@@ -94,6 +94,19 @@ describeEachDialect("reports", (dialect) => {
     expect(
       (await ctx.app.inject({ method: "GET", url: "/api/reports", headers: { cookie: admin.cookie } })).json().items,
     ).toEqual([]);
+    // An upheld fake-leak report marks the song as fake and hides it (decision 015; the trust suite covers the points).
+    const song = await ctx.database.db
+      .selectFrom("song")
+      .select(["is_hidden", "fake_by"])
+      .where("id", "=", songId)
+      .executeTakeFirstOrThrow();
+    expect({ hidden: Boolean(song.is_hidden), by: song.fake_by }).toEqual({ hidden: true, by: admin.id });
+    await ctx.app.inject({
+      method: "PUT",
+      url: `/api/songs/${songId}/hidden`,
+      headers: { cookie: admin.cookie },
+      payload: { hidden: false },
+    });
     // A closed report lets the user report again.
     expect((await report(reporter, songId, { reason: "duplicate" })).statusCode).toBe(201);
     const log = await ctx.database.db.selectFrom("audit_log").selectAll().where("target_id", "=", id).execute();

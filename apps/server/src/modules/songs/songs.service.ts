@@ -27,7 +27,8 @@ import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
-import { contestedUntil, type EligibilityRules, eligibilityOf } from "../votes/eligibility.js";
+import type { TrustService } from "../trust/trust.service.js";
+import { contestedUntil } from "../votes/contested.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -54,14 +55,16 @@ export function createSongsService(deps: {
     findDuplicate(mono: Float32Array, sampleRate: number): Promise<{ songId: string; confidence: number } | null>;
     enqueue(songId: string, trx: Kysely<DB>): Promise<string>;
   };
-  /** Decision 014's settings: why a member's vote does not count yet, and contested songs' open period. */
-  voteRules?: EligibilityRules & { contestedOpenHours: number };
+  /** Decisions 014/015: why a member's vote does not count yet, and the daily upload cap (absent in tools that only seed). */
+  trust?: TrustService;
+  /** How long a contested song stays open (decision 014). */
+  contestedOpenHours?: number;
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
   /** A contested pending song: when it can verify (decision 014), or null. */
   const verifiableAt = (status: string, createdAt: unknown, down: number): string | null => {
     if (status === "verified") return null;
-    const until = contestedUntil(String(toIso(createdAt as string)), down, deps.voteRules?.contestedOpenHours ?? 0);
+    const until = contestedUntil(String(toIso(createdAt as string)), down, deps.contestedOpenHours ?? 0);
     return until !== null && until > Date.now() ? new Date(until).toISOString() : null;
   };
 
@@ -172,8 +175,7 @@ export function createSongsService(deps: {
     );
     // Only a member with a vote that does not count is told why (one look at their record, not one per song).
     const uncounted = [...state.votes.values()].some((v) => !v.counted);
-    const eligibility =
-      uncounted && deps.voteRules ? await eligibilityOf(database.db, viewer.id, deps.voteRules) : undefined;
+    const eligibility = uncounted && deps.trust ? await deps.trust.eligibility(viewer.id) : undefined;
     const note = eligibility && !eligibility.eligible ? eligibility.note : null;
     return base.map((song) => {
       const vote = state.votes.get(song.id);
@@ -428,6 +430,7 @@ export function createSongsService(deps: {
     ): Promise<Song> {
       let stored: string | undefined;
       try {
+        await deps.trust?.assertUnderCap(database.db, viewer, "uploads");
         let analysis: DecodedAudio;
         try {
           analysis = await decodeAudioFile(file.path, file.format);

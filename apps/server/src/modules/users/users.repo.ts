@@ -56,6 +56,17 @@ export function createUsersRepo(database: Database) {
       return row !== undefined;
     },
 
+    /** Record where an account signed up, only on a row created since `since` (so an existing account is never touched). */
+    recordSignup(email: string, since: string, origin: { ipPrefix: string | null; device: string }): Promise<unknown> {
+      return db
+        .updateTable("user")
+        .set({ signup_ip_prefix: origin.ipPrefix, signup_device: origin.device })
+        .where("email", "=", email.toLowerCase())
+        .where("created_at", ">=", since)
+        .where("signup_device", "is", null)
+        .execute();
+    },
+
     updateUsername(id: string, username: string): Promise<unknown> {
       return db
         .updateTable("user")

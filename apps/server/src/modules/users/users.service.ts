@@ -3,6 +3,7 @@ import { AppError } from "../../errors.js";
 import type { EventBus } from "../../lib/events.js";
 import { nameKey } from "../../lib/text.js";
 import { toIso } from "../../lib/time.js";
+import type { TrustService } from "../trust/trust.service.js";
 import type { UserRow, UsersRepo } from "./users.repo.js";
 
 function asRole(role: string): Role {
@@ -10,7 +11,7 @@ function asRole(role: string): Role {
 }
 
 /** The profile the API shows its owner (spec §3/§4 with the derived flags of §6). */
-export function toMe(row: UserRow, waitlistGate: boolean): Me {
+export function toMe(row: UserRow, waitlistGate: boolean): Omit<Me, "trust"> {
   const role = asRole(row.role);
   const flags = roleFlags(role);
   const offWaitlist = Boolean(row.off_waitlist);
@@ -34,14 +35,24 @@ export function toMe(row: UserRow, waitlistGate: boolean): Me {
   };
 }
 
-/** Profile rules: reading your own profile and renaming yourself. */
-export function createUsersService(deps: { users: UsersRepo; waitlistGate: boolean; bus: EventBus }) {
-  const { users, waitlistGate, bus } = deps;
+/** Profile rules: reading your own profile (with your trust) and renaming yourself; where an account signed up. */
+export function createUsersService(deps: {
+  users: UsersRepo;
+  waitlistGate: boolean;
+  bus: EventBus;
+  trust: Pick<TrustService, "summary">;
+}) {
+  const { users, waitlistGate, bus, trust } = deps;
   return {
     async me(userId: string): Promise<Me> {
       const row = await users.findById(userId);
       if (!row) throw new AppError("unauthorized", MESSAGES.signInRequired);
-      return toMe(row, waitlistGate);
+      return { ...toMe(row, waitlistGate), trust: await trust.summary(userId) };
+    },
+
+    /** Keep where a new account signed up (IP prefix, device cookie) for the admins' ring view (decision 015). */
+    recordSignup(email: string, since: string, origin: { ipPrefix: string | null; device: string }): Promise<unknown> {
+      return users.recordSignup(email, since, origin);
     },
 
     async updateProfile(userId: string, input: { username: string }): Promise<Me> {

@@ -16,7 +16,17 @@ export function createVotesRepo(database: Database) {
     lockSong(trx: Db, songId: string) {
       let q = trx
         .selectFrom("song")
-        .select(["id", "status", "upvotes", "downvotes", "verified_at", "submitted_by", "is_hidden", "created_at"])
+        .select([
+          "id",
+          "status",
+          "upvotes",
+          "downvotes",
+          "verified_at",
+          "submitted_by",
+          "is_hidden",
+          "created_at",
+          "fake_at",
+        ])
         .where("id", "=", songId);
       if (dialect === "postgres") q = q.forUpdate();
       return q.executeTakeFirst();
@@ -40,6 +50,9 @@ export function createVotesRepo(database: Database) {
         reason: string | null;
         details: string | null;
         counted: boolean;
+        /** Where the vote came from (kept from the first vote; decision 015). */
+        ipPrefix: string | null;
+        device: string | null;
       },
     ) {
       const now = nowIso();
@@ -52,6 +65,8 @@ export function createVotesRepo(database: Database) {
           reason: v.reason,
           details: v.details,
           counted: v.counted,
+          ip_prefix: v.ipPrefix,
+          device: v.device,
           created_at: now,
           updated_at: now,
         })
@@ -94,20 +109,127 @@ export function createVotesRepo(database: Database) {
         .execute();
     },
 
-    /** A voter's votes whose counting differs from `counted`. */
+    /** A voter's votes whose counting differs from `counted` (votes on fake leaks never count again). */
     votesToFlip(db: Db, userId: string, counted: boolean) {
       return db
         .selectFrom("vote")
-        .select("song_id")
-        .where("user_id", "=", userId)
-        .where("counted", "=", !counted)
+        .innerJoin("song", "song.id", "vote.song_id")
+        .select("vote.song_id")
+        .where("vote.user_id", "=", userId)
+        .where("vote.counted", "=", !counted)
+        .where("song.fake_at", "is", null)
         .execute();
     },
 
     /** Voters with votes that do not count yet (the periodic recount checks whether they now may). */
     async uncountedVoters(db: Db): Promise<string[]> {
-      const rows = await db.selectFrom("vote").select("user_id").distinct().where("counted", "=", false).execute();
+      const rows = await db
+        .selectFrom("vote")
+        .innerJoin("song", "song.id", "vote.song_id")
+        .innerJoin("user", "user.id", "vote.user_id")
+        .select("vote.user_id")
+        .distinct()
+        .where("vote.counted", "=", false)
+        .where("song.fake_at", "is", null)
+        .where("user.votes_discounted", "=", false)
+        .execute();
       return rows.map((r) => r.user_id);
+    },
+
+    /** Counted upvotes on a song (the backers of a fake leak lose their point). */
+    async countedUpvoters(trx: Db, songId: string): Promise<string[]> {
+      const rows = await trx
+        .selectFrom("vote")
+        .select("user_id")
+        .where("song_id", "=", songId)
+        .where("value", "=", 1)
+        .where("counted", "=", true)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+
+    /** Mark a song as a fake leak: hidden, pending again, with who resolved it and when. */
+    async markFake(trx: Db, songId: string, by: string) {
+      const now = nowIso();
+      await trx
+        .updateTable("song")
+        .set({ fake_at: now, fake_by: by, is_hidden: true, updated_at: now })
+        .where("id", "=", songId)
+        .execute();
+    },
+
+    /** What a member earned for verifying a song: the +200 paid, less anything already taken back. */
+    async verificationPaid(trx: Db, userId: string, songId: string): Promise<number> {
+      const row = await trx
+        .selectFrom("points_ledger")
+        .select(sql<number | string>`coalesce(sum(delta), 0)`.as("n"))
+        .where("user_id", "=", userId)
+        .where("ref", "=", songId)
+        .where("reason", "in", ["song_verified", "song_fake"])
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /** A song's uploader, or undefined when there is no such song. */
+    async uploaderOf(db: Db, songId: string) {
+      const row = await db
+        .selectFrom("song")
+        .leftJoin("user", "user.id", "song.submitted_by")
+        .select(["song.id", "user.id as uploader_id", "user.username"])
+        .where("song.id", "=", songId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return { uploader: row.uploader_id ? { id: row.uploader_id, username: row.username ?? "" } : null };
+    },
+
+    /** Everyone who voted on a song, with what the ring view needs about each (decision 015). */
+    voters(db: Db, songId: string) {
+      return db
+        .selectFrom("vote")
+        .innerJoin("user", "user.id", "vote.user_id")
+        .select([
+          "user.id",
+          "user.username",
+          "user.created_at as account_created_at",
+          "user.votes_discounted",
+          "user.signup_ip_prefix",
+          "user.signup_device",
+          "vote.value",
+          "vote.counted",
+          "vote.created_at",
+          "vote.ip_prefix",
+          "vote.device",
+        ])
+        .where("vote.song_id", "=", songId)
+        .orderBy("vote.created_at", "asc")
+        .limit(1000)
+        .execute();
+    },
+
+    /** Per voter: how many other songs by `uploaderId` they upvoted. */
+    async uploaderUpvotes(db: Db, uploaderId: string, songId: string, voterIds: string[]) {
+      if (voterIds.length === 0) return new Map<string, number>();
+      const rows = await db
+        .selectFrom("vote")
+        .innerJoin("song", "song.id", "vote.song_id")
+        .select(["vote.user_id", sql<number | string>`count(*)`.as("n")])
+        .where("song.submitted_by", "=", uploaderId)
+        .where("song.id", "<>", songId)
+        .where("vote.value", "=", 1)
+        .where("vote.user_id", "in", voterIds)
+        .groupBy("vote.user_id")
+        .execute();
+      return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+    },
+
+    /** Set whether an admin discounted a member's votes. Returns false if there is no such member. */
+    async setDiscounted(db: Db, userId: string, discounted: boolean): Promise<boolean> {
+      const res = await db
+        .updateTable("user")
+        .set({ votes_discounted: discounted })
+        .where("id", "=", userId)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) > 0;
     },
 
     /** Pending songs over the threshold held back only by their open period, which has ended by `before`. */

@@ -1,14 +1,19 @@
 import {
+  discountMessage,
   MESSAGES,
   POINTS_FOR_VERIFIED_SONG,
   POINTS_PER_VOTE,
   type SongPage,
+  type SongVoters,
+  TRUST_LEVELS,
   VERIFICATION_THRESHOLD,
+  VOTE_NOTES,
   type VoteResult,
 } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { deviceTag } from "../../lib/client-origin.js";
 import { decodeKeyset, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
@@ -16,7 +21,9 @@ import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongsService } from "../songs/songs.service.js";
-import { contestedUntil, eligibilityOf } from "./eligibility.js";
+import type { TrustService } from "../trust/trust.service.js";
+import { contestedUntil } from "./contested.js";
+import { ringSignals } from "./rings.js";
 import type { VotesRepo } from "./votes.repo.js";
 
 const VALUE = { up: 1, down: -1, none: 0 } as const;
@@ -32,10 +39,12 @@ export function createVotesService(deps: {
   notifier: Notifier;
   /** Votes per user per minute: generous for people, a wall for scripts. */
   votesPerMinute: number;
-  /** Decision 014: who counts, and how long a contested song stays open. */
-  rules: { minAccountDays: number; minRecord: number; contestedOpenHours: number };
+  /** Decisions 014/015: whose votes count, their trust and daily caps. */
+  trust: TrustService;
+  /** How long a contested song stays open, and the trust level whose upvote verifies directly (0: none). */
+  rules: { contestedOpenHours: number; directVerifyLevel: number };
 }) {
-  const { database, votes, songs, bus, limiter, notifier } = deps;
+  const { database, votes, songs, bus, limiter, notifier, trust } = deps;
   const voteLimit = { name: "vote", limit: deps.votesPerMinute, windowSec: 60 };
 
   /** After a change: counts to every open page, points to the people whose points moved. */
@@ -63,8 +72,14 @@ export function createVotesService(deps: {
    * Count a locked song's counted votes from its rows and apply the rules (spec §4, decision 014): net ≥ 3
    * verifies, unless a counted downvote holds it for the open period; a song verified by votes whose net falls
    * below 3 goes back to pending. Pays the submitter on the first verification. In the caller's transaction.
+   * `directBy`: a member trusted to verify directly upvoted (decision 015); an uncontested song verifies now.
    */
-  async function settle(trx: Parameters<VotesRepo["lockSong"]>[0], song: LockedSong, now = Date.now()) {
+  async function settle(
+    trx: Parameters<VotesRepo["lockSong"]>[0],
+    song: LockedSong,
+    opts: { now?: number; directBy?: string } = {},
+  ) {
+    const now = opts.now ?? Date.now();
     const { up, down } = await votes.countedVotes(trx, song.id);
     const net = up - down;
     const prevNet = Number(song.upvotes) - Number(song.downvotes);
@@ -73,7 +88,12 @@ export function createVotesService(deps: {
     let verifiedNow = false;
     let paid: string | null = null;
     const until = contestedUntil(song.created_at as string | Date, down, deps.rules.contestedOpenHours);
-    if (status === "pending" && net >= VERIFICATION_THRESHOLD && (until === null || now >= until)) {
+    const direct = Boolean(opts.directBy) && down === 0;
+    if (
+      status === "pending" &&
+      !song.fake_at &&
+      (direct || (net >= VERIFICATION_THRESHOLD && (until === null || now >= until)))
+    ) {
       status = "verified";
       verifiedAt = nowIso();
       verifiedNow = true;
@@ -93,7 +113,7 @@ export function createVotesService(deps: {
         downvotes: down,
         status,
         verifiedAt,
-        ...(status === "pending" ? { verifiedBy: null } : {}),
+        ...(status === "pending" ? { verifiedBy: null } : direct && verifiedNow ? { verifiedBy: opts.directBy } : {}),
       });
     const verifiableAt = status === "pending" && until !== null && now < until ? new Date(until).toISOString() : null;
     return {
@@ -153,26 +173,28 @@ export function createVotesService(deps: {
     await notifier.announce(outcome.notified);
   }
 
-  const rules = { minAccountDays: deps.rules.minAccountDays, minRecord: deps.rules.minRecord };
-
   return {
     /** Set the viewer's vote to the wanted state; the same request twice leaves the same state. */
     async vote(
       viewer: Viewer,
       songId: string,
       input: { value: "up" | "down" | "none"; reason?: string | undefined; details?: string | undefined },
+      origin: { ipPrefix: string | null; device: string | null } = { ipPrefix: null, device: null },
     ): Promise<VoteResult> {
       await limiter.hit(voteLimit, viewer.id);
       const want = VALUE[input.value];
       // Judged before the transaction (it only reads); a vote from an ineligible member is kept but not counted.
-      const eligibility = await eligibilityOf(database.db, viewer.id, rules);
-      const counts = eligibility.eligible;
+      const record = await trust.of(viewer.id);
       const outcome = await database.tx(async (trx) => {
         const song = await votes.lockSong(trx, songId);
         if (!song || (song.is_hidden && !viewer.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
         if (song.submitted_by === viewer.id) throw new AppError("forbidden", MESSAGES.ownSongVote);
         const existing = await votes.findVote(trx, songId, viewer.id);
         const had = existing ? Number(existing.value) : 0;
+        // A new vote is one more toward the daily cap; changing or withdrawing one is not.
+        if (had === 0 && want !== 0) await trust.assertUnderCap(trx, viewer, "votes", record);
+        const eligibility = song.fake_at ? { eligible: false as const, note: VOTE_NOTES.fake } : record.eligibility;
+        const counts = eligibility.eligible;
         const hadCounted = had !== 0 && Boolean(existing?.counted);
         const points: string[] = [];
         if (want === 0) {
@@ -192,6 +214,7 @@ export function createVotesService(deps: {
               reason,
               details,
               counted: counts,
+              ...origin,
             });
           }
         }
@@ -207,7 +230,14 @@ export function createVotesService(deps: {
           );
           points.push(viewer.id);
         }
-        const settled = await settle(trx, song);
+        // Members at the admins' chosen trust level verify an uncontested song with their upvote alone.
+        const direct =
+          nowCounted &&
+          want === 1 &&
+          deps.rules.directVerifyLevel > 0 &&
+          !record.admin &&
+          record.level >= deps.rules.directVerifyLevel;
+        const settled = await settle(trx, song, direct ? { directBy: viewer.id } : {});
         if (settled.paid) points.push(settled.paid);
         const result = answer(songId, settled, {
           myVote: want === 1 ? "up" : want === -1 ? "down" : null,
@@ -226,14 +256,9 @@ export function createVotesService(deps: {
       return outcome.result;
     },
 
-    /** Whether the member's votes count now, and why not (for their profile and the song page). */
-    eligibility(userId: string) {
-      return eligibilityOf(database.db, userId, rules);
-    },
-
     /** Bring a member's votes in line with their eligibility now: each vote that changes is recounted on its song. */
     async recountVoter(userId: string): Promise<number> {
-      const counts = (await eligibilityOf(database.db, userId, rules)).eligible;
+      const counts = (await trust.eligibility(userId)).eligible;
       const flips = await votes.votesToFlip(database.db, userId, counts);
       for (const { song_id } of flips) await resettle(song_id, { userId, counted: counts });
       return flips.length;
@@ -250,6 +275,126 @@ export function createVotesService(deps: {
       const due = await votes.contestedDue(database.db, VERIFICATION_THRESHOLD, before);
       for (const id of due) await resettle(id);
       return { votes: moved, songs: due.length };
+    },
+
+    /**
+     * A fake leak upheld (decision 015), in the caller's transaction: the song is hidden and goes back to pending,
+     * its upvotes stop counting and their points are taken back, and the uploader loses the +200 if it was paid.
+     * Returns the members whose points moved (their trust is recounted after the transaction: see `afterFake`).
+     */
+    async takeBackFake(trx: Parameters<VotesRepo["lockSong"]>[0], songId: string, adminId: string): Promise<string[]> {
+      const song = await votes.lockSong(trx, songId);
+      if (!song || song.fake_at) return [];
+      await votes.markFake(trx, songId, adminId);
+      const moved: string[] = [];
+      for (const userId of await votes.countedUpvoters(trx, songId)) {
+        await votes.setCounted(trx, songId, userId, false);
+        await votes.award(trx, userId, -POINTS_PER_VOTE, "vote_fake", songId);
+        moved.push(userId);
+      }
+      if (song.submitted_by) {
+        const paid = await votes.verificationPaid(trx, song.submitted_by, songId);
+        if (paid > 0) {
+          await votes.award(trx, song.submitted_by, -paid, "song_fake", songId);
+          moved.push(song.submitted_by);
+        }
+      }
+      const { up, down } = await votes.countedVotes(trx, songId);
+      await votes.setCounters(trx, songId, {
+        upvotes: up,
+        downvotes: down,
+        status: "pending",
+        verifiedAt: null,
+        verifiedBy: null,
+      });
+      await audit(trx, adminId, "song.fake", songId, { upvotesTakenBack: moved.length });
+      return moved;
+    },
+
+    /** After a fake leak: its backers' and uploader's strikes may cost them their other votes' counting. */
+    async afterFake(songId: string, userIds: string[], uploaderId: string | null): Promise<void> {
+      await bus.publish({
+        type: "song.changed",
+        songId,
+        data: { isHidden: true, status: "pending", statusChanged: true },
+      });
+      for (const id of new Set([...userIds, ...(uploaderId ? [uploaderId] : [])])) {
+        await this.recountVoter(id);
+        await bus.publish({ type: "me.changed", userId: id });
+      }
+    },
+
+    /** Admin: set a member's votes not to count (or to count again where they qualify); the audit log keeps it. */
+    async discount(viewer: Viewer, userId: string, discounted: boolean): Promise<{ message: string; moved: number }> {
+      if (userId === viewer.id) throw new AppError("forbidden", MESSAGES.discountSelf);
+      const found = await database.tx(async (trx) => {
+        const ok = await votes.setDiscounted(trx, userId, discounted);
+        if (ok) await audit(trx, viewer.id, discounted ? "user.votes_discounted" : "user.votes_restored", userId);
+        return ok;
+      });
+      if (!found) throw new AppError("not_found", MESSAGES.userNotFound);
+      const moved = await this.recountVoter(userId);
+      await bus.publish({ type: "me.changed", userId });
+      return { message: discountMessage(discounted, moved), moved };
+    },
+
+    /** Admin: who voted on a song, each voter's age and trust, and the signals of a ring among them. */
+    async voters(songId: string): Promise<SongVoters> {
+      const db = database.db;
+      const song = await votes.uploaderOf(db, songId);
+      if (!song) throw new AppError("not_found", MESSAGES.songNotFound);
+      const rows = await votes.voters(db, songId);
+      const backing = song.uploader
+        ? await votes.uploaderUpvotes(
+            db,
+            song.uploader.id,
+            songId,
+            rows.map((r) => r.id),
+          )
+        : new Map<string, number>();
+      const now = Date.now();
+      const voters = await Promise.all(
+        rows.map(async (r) => {
+          const t = await trust.of(r.id);
+          const created = new Date(r.account_created_at as string | Date);
+          return {
+            row: r,
+            ring: {
+              id: r.id,
+              createdAt: created.getTime(),
+              signupPrefix: r.signup_ip_prefix,
+              votePrefix: r.ip_prefix,
+              signupDevice: r.signup_device,
+              voteDevice: r.device,
+              uploaderUpvotes: backing.get(r.id) ?? 0,
+            },
+            trust: { level: t.level, name: t.admin ? "Admin" : TRUST_LEVELS[t.level].name },
+            created,
+          };
+        }),
+      );
+      const signals = ringSignals(voters.map((v) => v.ring));
+      return {
+        songId,
+        uploader: song.uploader,
+        ringSuspected: signals.length > 0,
+        signals: signals.map((x) => x.text),
+        voters: voters.map(({ row: r, ring, trust: t, created }) => ({
+          user: { id: r.id, username: r.username },
+          value: Number(r.value) === 1 ? ("up" as const) : ("down" as const),
+          counted: Boolean(r.counted),
+          votedAt: String(toIso(r.created_at)),
+          accountCreatedAt: created.toISOString(),
+          accountAgeDays: Math.floor((now - created.getTime()) / 86_400_000),
+          trust: t,
+          discounted: Boolean(r.votes_discounted),
+          signupPrefix: r.signup_ip_prefix,
+          votePrefix: r.ip_prefix,
+          device: deviceTag(r.device ?? r.signup_device),
+          uploaderUpvotes: ring.uploaderUpvotes,
+          flags: signals.filter((x) => x.members.includes(r.id)).map((x) => x.text),
+        })),
+      };
     },
 
     /** Admin: verify one song directly, recording who and when. */

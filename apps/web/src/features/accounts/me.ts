@@ -47,6 +47,7 @@ export function defaultMe(email: string): Me {
     offWaitlist: false,
     socialLinks: { instagram: null, twitter: null, website: null },
     createdAt: "",
+    trust: { level: 0, name: "New", score: 0, strikes: 0, votesCount: false, note: null, caps: null },
     ...roleFlags("user"),
     waitlisted: false,
   };

@@ -1,10 +1,11 @@
 import { MESSAGES, type Me } from "@unheard/shared";
 import { format, parseISO } from "date-fns";
-import { Mic2, Pencil, Trophy, Upload as UploadIcon } from "lucide-react";
+import { Mic2, Pencil, ShieldCheck, Trophy, Upload as UploadIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { handleFormError } from "../../lib/api/form-errors";
+import { plural } from "../../lib/format";
 import { loginPathFor } from "../../lib/safe-next";
 import { toast } from "../../lib/toast";
 import { Button, LinkButton } from "../../ui/button";
@@ -160,6 +161,8 @@ function ProfileView({ me, isFallback }: { me: Me; isFallback: boolean }) {
           />
         </div>
 
+        <TrustPanel trust={me.trust} />
+
         <Panel>
           <h2 className="mb-5 text-lg font-semibold text-white">Account</h2>
           {editing ? (
@@ -207,5 +210,37 @@ function ProfileView({ me, isFallback }: { me: Me; isFallback: boolean }) {
         <NotificationSettingsPanel />
       </div>
     </>
+  );
+}
+
+/** The member's trust level (decision 015): whether their votes count, why not, and their daily limits. */
+function TrustPanel({ trust }: { trust: Me["trust"] }) {
+  return (
+    <Panel className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <ShieldCheck aria-hidden className="size-5 text-emerald-300" />
+        <h2 className="text-lg font-semibold text-white">Trust: {trust.name}</h2>
+        {trust.name === "Admin" ? null : (
+          <span className="rounded-full bg-white/5 px-2 py-0.5 text-xs font-medium text-zinc-400">
+            Level {trust.level} of 3
+          </span>
+        )}
+      </div>
+      <p className={trust.votesCount ? "text-sm text-zinc-300" : "text-sm text-amber-200"}>
+        {trust.votesCount ? "Your votes count toward verification." : trust.note}
+      </p>
+      {trust.strikes > 0 ? (
+        <p className="text-sm text-rose-200">
+          {plural(trust.strikes, "strike")}: songs you backed or uploaded were found to be fake, which lowers your
+          trust.
+        </p>
+      ) : null}
+      {trust.caps ? (
+        <p className="text-sm text-zinc-400">
+          Daily limits: {plural(trust.caps.votes, "vote")}, {plural(trust.caps.reports, "report")} and{" "}
+          {plural(trust.caps.uploads, "upload")} a day. They grow as your accepted contributions do.
+        </p>
+      ) : null}
+    </Panel>
   );
 }

@@ -9,9 +9,11 @@ import {
   Mic2,
   ScrollText,
   ShieldQuestion,
+  ShieldX,
   Trash2,
   UserCheck,
   UserCog,
+  UserX,
   X,
 } from "lucide-react";
 import { type ReactNode, useMemo } from "react";
@@ -42,11 +44,14 @@ const ACTIONS: Record<string, ActionInfo> = {
   "song.unhidden": { label: "Unhid a song", icon: Eye, tone: TONE.shown },
   "song.deleted": { label: "Deleted a song", icon: Trash2, tone: TONE.removed },
   "song.verified": { label: "Verified a song", icon: BadgeCheck, tone: TONE.good },
+  "song.fake": { label: "Marked a song as a fake leak", icon: ShieldX, tone: TONE.removed },
   "songs.verified_all": { label: "Verified all pending songs", icon: BadgeCheck, tone: TONE.good },
   "suggestion.approved": { label: "Approved an edit suggestion", icon: FilePenLine, tone: TONE.edit },
   "suggestion.rejected": { label: "Rejected an edit suggestion", icon: FilePenLine, tone: TONE.neutral },
   "user.role_changed": { label: "Changed a role", icon: UserCog, tone: TONE.role },
   "user.off_waitlist": { label: "Let someone in", icon: UserCheck, tone: TONE.good },
+  "user.votes_discounted": { label: "Discounted a member's votes", icon: UserX, tone: TONE.removed },
+  "user.votes_restored": { label: "Restored a member's votes", icon: UserCheck, tone: TONE.shown },
   "artist.merged": { label: "Merged artist profiles", icon: Mic2, tone: TONE.edit },
   "artist.claimed": { label: "Linked an artist profile", icon: Mic2, tone: TONE.edit },
   "artist.verified": { label: "Verified an artist", icon: BadgeCheck, tone: TONE.good },
@@ -119,6 +124,10 @@ function songLink(id: string, title?: string): ReactNode {
 function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
   const d = entry.details;
   const songId = entry.targetType === "song" ? entry.targetId : str(d.songId);
+  if (entry.action === "user.votes_discounted" || entry.action === "user.votes_restored") {
+    const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A member";
+    return <span className="font-medium text-zinc-200">{who}</span>;
+  }
   if (entry.action === "user.role_changed") {
     const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A user";
     return (

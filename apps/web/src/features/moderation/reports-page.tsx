@@ -109,6 +109,15 @@ function ReportCard({ report }: { report: Report }) {
             <dd className={report.details ? "whitespace-pre-line break-words text-zinc-200" : "text-zinc-500 italic"}>
               {report.details || "No details given"}
             </dd>
+            {report.reason === "fake_leak" ? (
+              <>
+                <dt className="text-zinc-500">If resolved</dt>
+                <dd className="text-zinc-400">
+                  The song is marked as fake and hidden; its uploader and upvoters lose the points earned on it and take
+                  a strike on their trust.
+                </dd>
+              </>
+            ) : null}
             <dt className="text-zinc-500">Reported by</dt>
             <dd className="text-zinc-200">
               <span className="font-medium">{report.reporter.username}</span>

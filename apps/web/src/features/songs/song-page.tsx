@@ -8,7 +8,7 @@ import {
 } from "@unheard/shared";
 import { clsx } from "clsx";
 import { BadgeCheck, CalendarDays, Clock, EyeOff, Flag, Heart, History, Link2, Pencil, Share2 } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { formatReleaseDate, formatTimestamp, plural } from "../../lib/format";
 import { loginPathFor } from "../../lib/safe-next";
@@ -27,6 +27,9 @@ import { DeleteSongButton, VerifyButton } from "./song-admin-actions";
 import { ArtistLinks, GenreChip } from "./song-card";
 import { SongCover } from "./song-cover";
 import { useSong, useSongHistory, wasDeletedHere } from "./songs";
+
+// The admins' voter view loads only for admins, not with every song page.
+const SongVotersPanel = lazy(() => import("../voting/song-voters-panel").then((m) => ({ default: m.SongVotersPanel })));
 
 const HIDDEN_NOTICE = "This song is hidden";
 
@@ -175,6 +178,12 @@ function SongDetails({ song }: { song: Song }) {
           <VoteProgress song={song} className="max-w-md" />
           <VoteButtons song={song} className="max-w-md" />
         </Panel>
+      ) : null}
+
+      {me?.isAdmin && (pending || song.upvotes + song.downvotes > 0) ? (
+        <Suspense fallback={null}>
+          <SongVotersPanel songId={song.id} counts={`${song.upvotes}:${song.downvotes}`} myId={me.id} />
+        </Suspense>
       ) : null}
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

@@ -1,7 +1,7 @@
-import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Song, VoteInput, VoteResult } from "@unheard/shared";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Song, SongVoters, VoteInput, VoteResult } from "@unheard/shared";
 import { api } from "../../lib/api/api";
-import { patchSong, refreshSongLists } from "../../lib/api/live";
+import { patchSong, refreshSongLists, songDetailKey } from "../../lib/api/live";
 
 /** Answer of POST /api/songs/verify-all. */
 export type VerifyAllResult = { ok: true; message: string; count: number };
@@ -49,6 +49,36 @@ export function useVerifyAll() {
       void refreshSongLists(queryClient);
       // Open song pages show the new status too.
       void queryClient.invalidateQueries({ queryKey: ["song"] });
+    },
+  });
+}
+
+/** Query key of a song's voters as admins see them. */
+export const songVotersKey = (songId: string) => ["admin", "song-voters", songId] as const;
+
+/** Admin: who voted on a song, their age and trust, and the ring signals among them. */
+export function useSongVoters(songId: string, counts: string) {
+  return useQuery({
+    // Live vote counts are in the key, so a vote elsewhere reloads the list.
+    queryKey: [...songVotersKey(songId), counts],
+    queryFn: () => api.get<SongVoters>(`/api/admin/songs/${encodeURIComponent(songId)}/voters`),
+  });
+}
+
+/** Admin: set a member's votes not to count, or to count again; the song's counts are reloaded. */
+export function useDiscountVoter(songId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: string; discounted: boolean }) =>
+      api.put<{ ok: true; message: string; moved: number }>(
+        `/api/admin/users/${encodeURIComponent(input.userId)}/votes-discounted`,
+        { discounted: input.discounted },
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: songVotersKey(songId) });
+      void queryClient.invalidateQueries({ queryKey: songDetailKey(songId) });
+      void refreshSongLists(queryClient);
+      void queryClient.invalidateQueries({ queryKey: ["admin", "audit"] });
     },
   });
 }
