@@ -10,7 +10,7 @@ import Fastify, { type FastifyServerOptions, LogController } from "fastify";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
-import { AppError, registerErrorHandler } from "./errors.js";
+import { AppError, frameworkErrorHandler, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
 import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
@@ -75,6 +75,8 @@ declare module "fastify" {
     jobs: JobQueue;
     /** The vote rules' periodic pass (decision 014), for tests and maintenance scripts. */
     voteSweep: (now?: number) => Promise<{ votes: number; songs: number }>;
+    /** Every route registered, as method and URL pattern (the permission matrix checks it covers them all). */
+    routeList: () => readonly { method: string; url: string }[];
   }
 }
 
@@ -99,12 +101,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that does not decode is refused before routing; answered in the API's error shape too.
+    frameworkErrors: frameworkErrorHandler,
     // Two info lines per request cost more than a cached feed answer; see the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(({ schema }) => compileSerializer(schema));
   registerErrorHandler(app);
+  const routes: { method: string; url: string }[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url });
+  });
+  app.decorate("routeList", () => routes);
   // Failures are logged by the error handler; here slow answers at warn and every answer at debug.
   const debugRequests = app.log.level === "debug" || app.log.level === "trace";
   app.addHook("onResponse", (req, reply, done) => {
@@ -130,6 +139,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // HSTS only where the site is served over https: on plain http it would be ignored at best and, for a
+    // host later moved behind TLS on another port, lock browsers out at worst.
+    ...(config.publicUrl.startsWith("https://") ? {} : { strictTransportSecurity: false }),
   });
   app.addHook("onRequest", (_req, reply, done) => {
     reply.headers(security);
@@ -183,6 +195,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const allowedOrigin = new URL(config.publicUrl).origin;
   app.addHook("onRequest", async (req) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return;
+    // Browsers mark requests from another site; that holds even when they send no Origin header.
+    if (req.headers["sec-fetch-site"] === "cross-site") throw new AppError("forbidden", MESSAGES.forbiddenOrigin);
     const origin = req.headers.origin;
     if (!origin) return;
     const host = req.headers.host;
@@ -194,7 +208,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const limiter = createRateLimiter(database);
-  const auth = createAuth({ config, database, mailer });
+  const auth = createAuth({
+    config,
+    database,
+    mailer,
+    onMailError: (err, msg) => app.log.error({ err, to: msg.to, subject: msg.subject }, "account mail failed"),
+  });
   const authService = createAuthService({ auth, limiter, limitScale: config.authLimitScale });
   const events = await createEventBus(database, { url: database.url, log: app.log });
   app.addHook("onClose", () => events.close());
@@ -354,7 +373,9 @@ function withMeta(html: string, meta: PageMeta): string {
     ...(meta.audioUrl ? [`<meta property="og:audio" content="${escapeHtml(meta.audioUrl)}" />`] : []),
     `<meta name="twitter:card" content="summary" />`,
   ].join("\n    ");
-  return html.replace(/<title>[^<]*<\/title>/, tags);
+  // A function, not a string: a string replacement would expand "$'", "$`" and "$&" in a song's title into
+  // pieces of the page (markup in the head; e2e/xss.spec.ts).
+  return html.replace(/<title>[^<]*<\/title>/, () => tags);
 }
 
 /** Serve the built web app; unknown non-API paths get index.html, unknown API paths a JSON 404. */

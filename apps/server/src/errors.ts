@@ -1,5 +1,5 @@
 import { MESSAGES } from "@unheard/shared";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 /** Stable error codes of the API, each with its HTTP status. */
@@ -49,6 +49,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A multipart body the parser could not read (no or bad boundary, cut off, unterminated part): the client's
+ * fault. @fastify/busboy throws plain Errors with these messages and no status, which would otherwise be a 500.
+ */
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Boundary required|The needle cannot .*|.*unexpected end of multipart data)$/i;
+
+/** Fastify's errors raised before routing (a URL that does not decode), in the API's error shape. */
+export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  reply.status(400).send({ error: { code: "bad_request", message: err.message || MESSAGES.badRequest } });
+}
+
 /** Map any error to `{ error: { code, message } }`; never leaks internals for 5xx. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -73,6 +85,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .status(503)
         .header("retry-after", "1")
         .send({ error: { code: "unavailable", message: MESSAGES.busy } });
+    }
+    // PostgreSQL refuses a NUL character in text (SQLite stores it): a value the client sent, not a server fault.
+    if ((err as { code?: string }).code === "22021") {
+      return reply.status(400).send({ error: { code: "bad_request", message: MESSAGES.badRequest } });
+    }
+    if (typeof err.statusCode !== "number" && MALFORMED_MULTIPART.test(err.message ?? "")) {
+      return reply.status(400).send({ error: { code: "bad_request", message: "Malformed multipart body" } });
     }
     const status = typeof err.statusCode === "number" ? err.statusCode : 500;
 

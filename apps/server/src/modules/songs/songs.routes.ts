@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
@@ -100,7 +100,7 @@ export function songsRoutes(
   );
 
   app.get("/api/me/favorites", options(songPageSchema, { querystring: pageQuery() }), async (req) => {
-    const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
+    const viewer = await viewers.member(req, MESSAGES.loginToFavorite);
     return songsService.favorites(viewer, req.query.cursor, req.query.limit);
   });
 
@@ -173,6 +173,7 @@ export function songsRoutes(
       await mkdir(tmpDir, { recursive: true });
       const fields: Record<string, string[]> = {};
       let file: { path: string; size: number; sha256: string } | undefined;
+      let sink: WriteStream | undefined;
       try {
         for await (const part of req.parts({
           limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 10_000 },
@@ -189,6 +190,7 @@ export function songsRoutes(
           const hash = createHash("sha256");
           let size = 0;
           file = { path: tempPath, size: 0, sha256: "" };
+          sink = createWriteStream(tempPath);
           await pipeline(
             part.file,
             new Transform({
@@ -198,7 +200,7 @@ export function songsRoutes(
                 cb(null, chunk);
               },
             }),
-            createWriteStream(tempPath),
+            sink,
           );
           if (part.file.truncated)
             throw new AppError("payload_too_large", `${MESSAGES.audioTooLarge} (max ${config.maxUploadMb} MB)`);
@@ -257,6 +259,10 @@ export function songsRoutes(
         }
         throw err;
       } finally {
+        // A body that breaks off mid-file fails the pipeline before the temp file has finished opening: wait for
+        // the write stream to close, or the file would appear after it was removed.
+        const stream = sink;
+        if (stream && !stream.closed) await new Promise<void>((done) => stream.once("close", () => done()));
         if (file) await rm(file.path, { force: true });
       }
     },
@@ -289,13 +295,14 @@ export function songsRoutes(
     },
   );
 
+  // Favourites are held back by the waitlist gate like the /favorites screen (they move counts and trending).
   for (const method of ["PUT", "DELETE"] as const) {
     app.route({
       method,
       url: "/api/songs/:id/favorite",
       ...options(favoriteStateSchema, { params: idParams }),
       handler: async (req) => {
-        const viewer = await viewers.signedIn(req, MESSAGES.loginToFavorite);
+        const viewer = await viewers.member(req, MESSAGES.loginToFavorite);
         return songsService.setFavorite(viewer, req.params.id, method === "PUT");
       },
     });

@@ -34,7 +34,7 @@ export function votesRoutes(app: App, deps: { votesService: VotesService; viewer
   );
 
   app.get("/api/songs/pending", options(songPageSchema, { querystring: pageQuery() }), async (req) => {
-    const viewer = await viewers.signedIn(req, MESSAGES.loginToVerify);
+    const viewer = await viewers.member(req, MESSAGES.loginToVerify);
     return votesService.pending(viewer, req.query.cursor, req.query.limit);
   });
 
