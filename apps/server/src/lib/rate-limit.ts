@@ -1,7 +1,9 @@
+import { isIP } from "node:net";
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
 import type { Database } from "../db/database.js";
 import { AppError } from "../errors.js";
+import { ipPrefix } from "./client-origin.js";
 
 /** A window limit: at most `limit` hits per `windowSec` for one key. */
 export type Limit = { name: string; limit: number; windowSec: number };
@@ -46,3 +48,14 @@ export function createRateLimiter(database: Database, now: () => number = Date.n
 
 /** The limiter type handed to services. */
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * The subject a client address is limited under: an IPv4 address as it is, an IPv6 address by its /64.
+ * One subscriber usually holds a whole /64, so counting single IPv6 addresses would let them rotate freely.
+ */
+export function clientKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  if (isIP(ip.split("%")[0] ?? "") === 6) return ipPrefix(ip) ?? ip;
+  return ip;
+}

@@ -25,9 +25,28 @@ describe("safeNextPath", () => {
     ["newline trick", "/\n/evil.com"],
     ["relative", "favorites"],
     ["login loop", "/login?next=/favorites"],
+    ["encoded slashes after one", "/%2F%2Fevil.com"],
+    ["encoded slashes", "%2F%2Fevil.com"],
+    ["lower-case encoded slashes", "/%2f%2fevil.com/favorites"],
+    ["encoded backslash", "/%5Cevil.com"],
+    ["encoded backslash then slash", "/%5C/evil.com"],
+    ["double-encoded slashes", "/%252F%252Fevil.com"],
+    ["encoded CRLF header", "/%0d%0aLocation:%20https://evil.com"],
+    ["encoded newline", "/%0A/evil.com"],
+    ["encoded tab", "/%09/evil.com"],
+    ["encoded NUL", "/favorites%00"],
+    ["malformed escape", "/%E0%A4%A"],
+    ["raw CRLF", "/\r\nLocation: https://evil.com"],
+    ["backslash in the query", "/favorites?x=\\evil"],
     ["register", "/register"],
   ])("falls back to / for %s", (_name, raw) => {
     expect(safeNextPath(raw)).toBe("/");
+  });
+
+  it("keeps encoded characters that are harmless", () => {
+    expect(safeNextPath("/?q=100%25")).toBe("/?q=100%25");
+    expect(safeNextPath("/?q=a%2Fb")).toBe("/?q=a%2Fb");
+    expect(safeNextPath("/artist/Caf%C3%A9")).toBe("/artist/Caf%C3%A9");
   });
 
   it("normalises dot segments without leaving the site", () => {

@@ -13,6 +13,9 @@ export function safeNextPath(raw: string | null | undefined): string {
   if (!raw.startsWith("/") || raw.startsWith("//")) return DEFAULT_NEXT;
   // Backslashes and control characters (incl. tab, CR, LF) can turn a path into "//host".
   if (raw.includes("\\") || hasControlChar(raw)) return DEFAULT_NEXT;
+  // The same tricks percent-encoded ("/%2F%2Fevil.com", "/%0d%0aLocation:", "/%5Cevil.com"): a router, a proxy
+  // or a second decoding turns them back into the real thing, so they are refused too.
+  if (!decodesSafely(raw)) return DEFAULT_NEXT;
   const base = "http://unheard.invalid";
   let url: URL;
   try {
@@ -37,5 +40,24 @@ function hasControlChar(s: string): boolean {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return true;
   }
+  return false;
+}
+
+/** Whether every decoding of `raw` (up to a few rounds) stays a plain path: no "//" start, no "\\", no control. */
+function decodesSafely(raw: string): boolean {
+  let current = raw;
+  for (let round = 0; round < 3; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      // Malformed escapes in the path as given are refused; after a round they are just text ("100%" searched).
+      return round > 0;
+    }
+    if (next === current) return true;
+    if (next.startsWith("//") || next.includes("\\") || hasControlChar(next)) return false;
+    current = next;
+  }
+  // Still changing after three rounds: deliberately nested, refuse it.
   return false;
 }

@@ -1,7 +1,7 @@
 import { MESSAGES } from "@unheard/shared";
 import { isAPIError } from "better-auth/api";
 import { AppError } from "../../errors.js";
-import type { RateLimiter } from "../../lib/rate-limit.js";
+import { clientKey, type RateLimiter } from "../../lib/rate-limit.js";
 import type { Auth } from "./auth.js";
 
 /** Limits for the account flows: per client IP and per account. */
@@ -38,10 +38,13 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
   const limiter = {
     hit: (rule: (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS], subject: string) =>
       deps.limiter.hit({ ...rule, limit: Math.ceil(rule.limit * scale) }, subject),
+    // Per-client limits count an IPv6 client by its /64 (see clientKey).
+    hitIp: (rule: (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS], ip: string) =>
+      deps.limiter.hit({ ...rule, limit: Math.ceil(rule.limit * scale) }, clientKey(ip)),
   };
   return {
     async register(input: { email: string; password: string }, ip: string, headers: Headers): Promise<void> {
-      await limiter.hit(AUTH_LIMITS.registerIp, ip);
+      await limiter.hitIp(AUTH_LIMITS.registerIp, ip);
       try {
         // Same answer for new and existing e-mails (Better Auth hashes in both cases; see auth.ts).
         await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: "" }, headers });
@@ -55,21 +58,26 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
       ip: string,
       headers: Headers,
     ): Promise<WithCookies<{ userId: string }>> {
-      await limiter.hit(AUTH_LIMITS.loginIp, ip);
+      await limiter.hitIp(AUTH_LIMITS.loginIp, ip);
       await limiter.hit(AUTH_LIMITS.loginAccount, input.email);
+      // The session this browser already holds, if any: it ends once the new one exists, so a session id
+      // never outlives a sign-in (a planted or leaked one is worthless afterwards).
+      const previous = await auth.api.getSession({ headers });
+      let signedIn: { headers: Headers; response: { user: { id: string } } };
       try {
-        const { headers: out, response } = await auth.api.signInEmail({
+        signedIn = await auth.api.signInEmail({
           body: { email: input.email, password: input.password, rememberMe: true },
           headers,
           returnHeaders: true,
         });
-        return { result: { userId: response.user.id }, setCookie: cookiesOf(out) };
       } catch (err) {
         const code = authCode(err);
         if (code === "EMAIL_NOT_VERIFIED") throw new AppError("email_not_verified", MESSAGES.emailNotVerified);
         if (code === "INVALID_EMAIL_OR_PASSWORD") throw new AppError("invalid_credentials", MESSAGES.loginFailed);
         throw mapError(err, "invalid_credentials", MESSAGES.loginFailed);
       }
+      if (previous) await auth.api.revokeSession({ body: { token: previous.session.token }, headers });
+      return { result: { userId: signedIn.response.user.id }, setCookie: cookiesOf(signedIn.headers) };
     },
 
     async logout(headers: Headers): Promise<string[]> {
@@ -84,7 +92,7 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
     },
 
     async resendVerification(email: string, ip: string): Promise<void> {
-      await limiter.hit(AUTH_LIMITS.resendIp, ip);
+      await limiter.hitIp(AUTH_LIMITS.resendIp, ip);
       await limiter.hit(AUTH_LIMITS.resendAccount, email);
       try {
         await auth.api.sendVerificationEmail({ body: { email } });
@@ -103,7 +111,7 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
     },
 
     async forgotPassword(email: string, ip: string, redirectTo: string): Promise<void> {
-      await limiter.hit(AUTH_LIMITS.resetIp, ip);
+      await limiter.hitIp(AUTH_LIMITS.resetIp, ip);
       await limiter.hit(AUTH_LIMITS.resetAccount, email);
       try {
         await auth.api.requestPasswordReset({ body: { email, redirectTo } });
@@ -113,7 +121,7 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
     },
 
     async resetPassword(token: string, newPassword: string, ip: string): Promise<void> {
-      await limiter.hit(AUTH_LIMITS.resetIp, ip);
+      await limiter.hitIp(AUTH_LIMITS.resetIp, ip);
       try {
         await auth.api.resetPassword({ body: { token, newPassword } });
       } catch (err) {

@@ -3,7 +3,7 @@ import { betterAuth } from "better-auth";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import { newId } from "../../lib/ids.js";
-import type { Mailer } from "../../lib/mail.js";
+import type { Mailer, MailMessage } from "../../lib/mail.js";
 import { createUsersRepo } from "../users/users.repo.js";
 import { authMails } from "./auth.mails.js";
 
@@ -15,10 +15,22 @@ export const SESSION_UPDATE_AGE_SEC = 60 * 60 * 24;
 export const SESSION_COOKIE = "unheard.session_token";
 
 /** Better Auth on our own database, with our snake_case columns and our mail. */
-export function createAuth(deps: { config: Config; database: Database; mailer: Mailer }) {
+export function createAuth(deps: {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  onMailError?: (err: unknown, msg: MailMessage) => void;
+}) {
   const { config, database, mailer } = deps;
   const users = createUsersRepo(database);
   const mails = authMails(config);
+  // Over SMTP a message takes as long as the mail server likes. Answers must not wait for it: only existing
+  // accounts get a reset or verification mail, so the wait would tell which e-mails have one. The outbox
+  // (development, tests) is a quick local write, done before answering so the link is there with the answer.
+  const send = async (msg: MailMessage): Promise<void> => {
+    if (mailer.mode !== "smtp") return mailer.send(msg);
+    mailer.send(msg).catch((err) => deps.onMailError?.(err, msg));
+  };
   const ts = { createdAt: "created_at", updatedAt: "updated_at" };
   return betterAuth({
     appName: "Unheard",
@@ -64,16 +76,16 @@ export function createAuth(deps: { config: Config; database: Database; mailer: M
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, token }) => mailer.send(mails.resetPassword(user.email, token)),
+      sendResetPassword: async ({ user, token }) => send(mails.resetPassword(user.email, token)),
       // Registering an e-mail that exists answers like a new sign-up; the owner gets a notice instead.
-      onExistingUserSignUp: async ({ user }) => mailer.send(mails.existingAccount(user.email)),
+      onExistingUserSignUp: async ({ user }) => send(mails.existingAccount(user.email)),
     },
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: false,
       autoSignInAfterVerification: false,
       expiresIn: 60 * 60 * 24,
-      sendVerificationEmail: async ({ user, token }) => mailer.send(mails.verifyEmail(user.email, token)),
+      sendVerificationEmail: async ({ user, token }) => send(mails.verifyEmail(user.email, token)),
     },
     advanced: {
       cookiePrefix: "unheard",

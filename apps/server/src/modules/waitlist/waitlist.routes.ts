@@ -6,7 +6,7 @@ import {
   waitlistListSchema,
 } from "@unheard/shared";
 import type { App } from "../../http.js";
-import type { RateLimiter } from "../../lib/rate-limit.js";
+import { clientKey, type RateLimiter } from "../../lib/rate-limit.js";
 import { idParams, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { WaitlistService } from "./waitlist.service.js";
@@ -23,7 +23,7 @@ export function waitlistRoutes(
   const joinLimit = { ...JOIN_LIMIT, limit: Math.ceil(JOIN_LIMIT.limit * deps.limitScale) };
 
   app.post("/api/waitlist", options(okSchema, { body: waitlistJoinSchema }), async (req) => {
-    await limiter.hit(joinLimit, req.ip);
+    await limiter.hit(joinLimit, clientKey(req.ip));
     await waitlist.join(req.body.name, req.body.email);
     return { ok: true as const, message: MESSAGES.waitlistJoined };
   });
