@@ -79,6 +79,16 @@ export function createEditSuggestionsService(deps: {
         if (!s) throw new AppError("not_found", "Edit suggestion not found");
         if (s.status !== "pending") throw new AppError("conflict", MESSAGES.suggestionAlreadyReviewed);
         const now = nowIso();
+        const status = input.action === "approve" ? "approved" : "rejected";
+        // Claimed first, only while still pending: a concurrent review of the same suggestion (PostgreSQL reads
+        // it as pending too) waits on this row and then updates nothing, instead of applying the edit again.
+        const claimed = await trx
+          .updateTable("edit_suggestion")
+          .set({ status, reviewed_by: viewer.id, reviewed_at: now, review_notes: input.notes || null })
+          .where("id", "=", id)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) throw new AppError("conflict", MESSAGES.suggestionAlreadyReviewed);
         if (input.action === "approve") {
           const current = await currentValues(trx, s.song_id);
           if (!current) throw new AppError("not_found", MESSAGES.songNotFound);
@@ -107,12 +117,6 @@ export function createEditSuggestionsService(deps: {
             `Suggested edit: ${s.reason}`,
           );
         }
-        const status = input.action === "approve" ? "approved" : "rejected";
-        await trx
-          .updateTable("edit_suggestion")
-          .set({ status, reviewed_by: viewer.id, reviewed_at: now, review_notes: input.notes || null })
-          .where("id", "=", id)
-          .execute();
         await audit(trx, viewer.id, `suggestion.${status}`, id, { songId: s.song_id });
         const title = JSON.parse(s.suggested).title as string;
         const told = await notifier.add(

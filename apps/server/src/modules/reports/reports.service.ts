@@ -45,7 +45,9 @@ export function createReportsService(deps: {
           .executeTakeFirst();
         if (open) throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
         await deps.trust?.assertUnderCap(trx, viewer, "reports");
-        await trx
+        // The check above cannot see a concurrent report not yet committed (PostgreSQL): the partial unique index
+        // decides, and a losing insert is a 409 like the check's, not a unique-violation 500.
+        const inserted = await trx
           .insertInto("report")
           .values({
             id: newId(),
@@ -55,7 +57,10 @@ export function createReportsService(deps: {
             details: input.details,
             created_at: nowIso(),
           })
-          .execute();
+          .onConflict((oc) => oc.columns(["song_id", "user_id"]).where("status", "=", sql.lit("pending")).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+          throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
         // The count moves with the row, in the same transaction.
         await trx.updateTable("song").set({ report_count: sql`report_count + 1` }).where("id", "=", songId).execute();
       });
@@ -110,11 +115,15 @@ export function createReportsService(deps: {
           .executeTakeFirst();
         if (!report) throw new AppError("not_found", "Report not found");
         if (report.status !== "pending") throw new AppError("conflict", MESSAGES.reportAlreadyProcessed);
-        await trx
+        // Only while still pending: a concurrent processing of the same report (PostgreSQL reads it as pending
+        // too) waits on this row, then updates nothing and stops here instead of taking back points again.
+        const claimed = await trx
           .updateTable("report")
           .set({ status, processed_at: nowIso(), processed_by: viewer.id })
           .where("id", "=", reportId)
-          .execute();
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) throw new AppError("conflict", MESSAGES.reportAlreadyProcessed);
         await audit(trx, viewer.id, `report.${status}`, reportId, { songId: report.song_id });
         const song = await trx
           .selectFrom("song")
