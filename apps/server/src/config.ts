@@ -14,6 +14,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
+  SQLITE_SYNCHRONOUS: z.enum(["full", "normal"]).default("full"),
   DATABASE_URL: z
     .string()
     .optional()
@@ -77,6 +78,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** SQLite's fsync policy under WAL: full = every commit is on disk before it is answered (decision 016). */
+  sqliteSynchronous: "full" | "normal";
   publicUrl: string;
   authSecret: string;
   superAdminEmail: string | undefined;
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     superAdminEmail: e.SUPER_ADMIN_EMAIL?.toLowerCase(),

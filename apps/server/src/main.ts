@@ -4,6 +4,7 @@ import { buildApp } from "./app.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openConfiguredDatabase } from "./db/open.js";
+import { sweepDataDir } from "./lib/audio-sweep.js";
 import { fillDemoAudio, type SeedResult, seedDemo } from "./seed/seed.js";
 import { chooseLogFormat, progressLine, readyBanner } from "./terminal.js";
 
@@ -46,6 +47,13 @@ async function main(): Promise<void> {
   // Facts for log collectors ride along in JSON; a person reads the message alone.
   const note = (fields: object, msg: string) => (pretty ? app.log.info(msg) : app.log.info(fields, msg));
   if (applied.length > 0) note({ applied }, `database migrated: ${applied.join(", ")}`);
+  // What a killed process left half-done: an audio file whose song row never committed, upload temp files.
+  const swept = await sweepDataDir(database, config.dataDir, { localAudio: !config.s3 });
+  if (swept.orphanAudio.length > 0 || swept.tempFiles > 0)
+    note(
+      { orphanAudio: swept.orphanAudio, tempFiles: swept.tempFiles },
+      `removed ${swept.orphanAudio.length} audio files without a song and ${swept.tempFiles} temp files left by an earlier stop`,
+    );
 
   let seeded: SeedResult | undefined;
   if (config.seedDemo) {
@@ -90,14 +98,18 @@ async function main(): Promise<void> {
     closing = true;
     background.abort(new Error(`shutting down (${signal})`));
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    const started = performance.now();
     const timer = setTimeout(() => {
       app.log.error("shutdown timed out; exiting");
       process.exit(1);
     }, 10_000);
     timer.unref();
     try {
+      // preClose hooks end the event streams; then in-flight requests finish and the database closes.
       await app.close();
       await database.close();
+      const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
+      note({ seconds }, `stopped in ${seconds} s`);
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, "error during shutdown");

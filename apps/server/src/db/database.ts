@@ -76,8 +76,20 @@ function wrapSqlite(raw: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Open SQLite at `file` (WAL, foreign keys, busy timeout) or PostgreSQL at `url`. */
-export function openDatabase(opts: { url?: string | undefined; file?: string; poolSize?: number }): Database {
+/**
+ * SQLite's fsync policy under WAL. full: each commit syncs the WAL before it returns, so an answered write
+ * survives a power cut or kernel crash too. normal: syncs only at checkpoints; a process crash (SIGKILL) still
+ * loses nothing, but a power cut may drop the last commits. Decision 016.
+ */
+export type SqliteSynchronous = "full" | "normal";
+
+/** Open SQLite at `file` (WAL, foreign keys, busy timeout, synchronous FULL unless told) or PostgreSQL at `url`. */
+export function openDatabase(opts: {
+  url?: string | undefined;
+  file?: string;
+  poolSize?: number;
+  synchronous?: SqliteSynchronous;
+}): Database {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process.
@@ -97,7 +109,7 @@ export function openDatabase(opts: { url?: string | undefined; file?: string; po
   raw.pragma("journal_mode = WAL");
   raw.pragma("foreign_keys = ON");
   raw.pragma("busy_timeout = 5000");
-  raw.pragma("synchronous = NORMAL");
+  raw.pragma(`synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: wrapSqlite(raw) }) });
   return {
     db,

@@ -4,5 +4,9 @@ import { type Database, openDatabase } from "./database.js";
 
 /** Open the configured database: SQLite at $DATA_DIR/unheard.db unless DATABASE_URL is set. */
 export function openConfiguredDatabase(config: Config): Database {
-  return openDatabase({ url: config.databaseUrl, file: path.join(config.dataDir, "unheard.db") });
+  return openDatabase({
+    url: config.databaseUrl,
+    file: path.join(config.dataDir, "unheard.db"),
+    synchronous: config.sqliteSynchronous,
+  });
 }

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Config } from "../config.js";
@@ -30,13 +30,26 @@ export function createStorage(config: Pick<Config, "dataDir" | "s3">): AudioStor
   return createLocalStorage(path.join(config.dataDir, "audio"));
 }
 
+/** fsync a file or a folder (a folder's entry list, so a rename survives a power cut). */
+async function syncPath(p: string): Promise<void> {
+  const handle = await open(p, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Files under `dir` ($DATA_DIR/audio). */
 export function createLocalStorage(dir: string): AudioStorage {
   const file = (key: string) => path.join(dir, safeKey(key));
   return {
     async putFile(key, tempFile) {
       await mkdir(dir, { recursive: true });
+      // On disk before the song row that names it commits (decision 016): the bytes, then the new name.
+      await syncPath(tempFile);
       await rename(tempFile, file(key));
+      await syncPath(dir);
     },
     async read(key, range) {
       const stream = createReadStream(file(key), range ? { start: range.start, end: range.end } : {});

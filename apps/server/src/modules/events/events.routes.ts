@@ -6,6 +6,19 @@ import type { AuthService } from "../auth/auth.service.js";
 import type { UsersService } from "../users/users.service.js";
 
 const HEARTBEAT_MS = 25_000;
+/** A client that does not take the stream's last bytes within this long is cut off, so shutdown never waits on it. */
+const END_GRACE_MS = 1000;
+
+/** End an event stream and let its connection go: no keep-alive reuse, and no waiting on a client that stalls. */
+function endStream(res: ServerResponse): void {
+  const socket = res.socket;
+  const cutOff = setTimeout(() => socket?.destroy(), END_GRACE_MS);
+  cutOff.unref();
+  res.end(() => {
+    clearTimeout(cutOff);
+    socket?.destroy();
+  });
+}
 
 /** GET /api/events: a Server-Sent Events stream of changes the viewer may see. */
 export function eventsRoutes(
@@ -19,10 +32,13 @@ export function eventsRoutes(
 ) {
   const { bus, authService, usersService, unread } = deps;
   const open = new Set<ServerResponse>();
+  let closing = false;
 
-  // Streams never finish on their own; end them so shutdown does not wait forever.
+  // Streams never finish on their own; end them so shutdown does not wait forever (browsers reconnect, to
+  // another instance behind a load balancer).
   app.addHook("preClose", async () => {
-    for (const res of open) res.end();
+    closing = true;
+    for (const res of open) endStream(res);
     open.clear();
   });
 
@@ -30,6 +46,13 @@ export function eventsRoutes(
     const userId = await authService.sessionUserId(webHeaders(req));
     reply.hijack();
     const res = reply.raw;
+    // Shutdown began while the session was looked up: this stream would open after the others were ended
+    // and hold the process, so it gets the answer a closing server gives.
+    if (closing) {
+      res.writeHead(503, { "content-type": "application/json", connection: "close", "retry-after": "1" });
+      res.end(JSON.stringify({ error: { code: "unavailable", message: "The server is restarting" } }));
+      return;
+    }
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",

@@ -502,10 +502,11 @@ export function createSongsService(deps: {
           if (audio) await audio.enqueue(id, trx);
           return notifier.newSong(trx, { id, title: fields.title, artistIds, artistNames: fields.artists }, viewer.id);
         });
+        // The row is committed: the file is its audio now, whatever happens below.
+        stored = undefined;
         await notifier.announce(notified);
         // Open pending grids show the new song without a reload.
         await bus.publish({ type: "song.changed", songId: id, data: { created: true, status: "pending" } });
-        stored = undefined;
         return one(id, viewer);
       } finally {
         // Nothing is left behind on failure: neither the temp file nor a stored copy.
