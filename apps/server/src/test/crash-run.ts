@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { multipart, wavFile } from "./fixtures.js";
 import { lastLink } from "./harness.js";
 import { freePort } from "./net.js";
-import { serverDir, TEST_AUTH_SECRET } from "./server-process.js";
+import { serverDir, serverEnv } from "./server-process.js";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 50);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
@@ -92,27 +92,8 @@ type Server = { base: string; child: ChildProcess; output: () => string; exited:
 function spawnServer(entry: string, dataDir: string, port: number): Server {
   const child = spawn(process.execPath, [entry], {
     cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: TEST_AUTH_SECRET,
-      SEED_DEMO: "false",
-      // Info, for the start-up sweep's line; requests are not logged at info.
-      LOG_LEVEL: "info",
-      LOG_FORMAT: "json",
-      WAITLIST_GATE: "false",
-      VOTE_MIN_ACCOUNT_DAYS: "0",
-      VOTE_MIN_RECORD: "0",
-      CONTESTED_OPEN_HOURS: "0",
-      DAILY_CAPS: "false",
-      VOTES_PER_MINUTE: "100000",
-      AUTH_LIMIT_SCALE: "1000",
-    },
+    // Info, for the start-up sweep's line; requests are not logged at info.
+    env: serverEnv(port, dataDir, { LOG_LEVEL: "info" }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

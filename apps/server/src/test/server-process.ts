@@ -26,6 +26,35 @@ export type ServerProcess = {
 };
 
 /**
+ * The environment of a test server on `port` and `dataDir`: only what the server needs, so nothing from the outer
+ * environment leaks in (DATABASE_URL, S3_*, ...). No demo seed, the trust rules and caps off, limits raised: the
+ * tests act as many fresh members from one address. `extra` adds or overrides.
+ */
+export function serverEnv(port: number, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? tmpdir(),
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    SEED_DEMO: "false",
+    LOG_LEVEL: "warn",
+    LOG_FORMAT: "json",
+    WAITLIST_GATE: "false",
+    VOTE_MIN_ACCOUNT_DAYS: "0",
+    VOTE_MIN_RECORD: "0",
+    CONTESTED_OPEN_HOURS: "0",
+    DAILY_CAPS: "false",
+    VOTES_PER_MINUTE: "100000",
+    AUTH_LIMIT_SCALE: "1000",
+    ...extra,
+  };
+}
+
+/**
  * Start `src/main.ts` on `dataDir` (a fresh port unless given) and wait until /api/health answers. No demo seed,
  * the trust rules and caps off, limits raised: the tests act as many fresh members from one address.
  */
@@ -36,28 +65,7 @@ export async function startServer(
   const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
-    // Only what the server needs: nothing from the outer environment leaks in (DATABASE_URL, S3_*, ...).
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: TEST_AUTH_SECRET,
-      SEED_DEMO: "false",
-      LOG_LEVEL: "warn",
-      LOG_FORMAT: "json",
-      WAITLIST_GATE: "false",
-      VOTE_MIN_ACCOUNT_DAYS: "0",
-      VOTE_MIN_RECORD: "0",
-      CONTESTED_OPEN_HOURS: "0",
-      DAILY_CAPS: "false",
-      VOTES_PER_MINUTE: "100000",
-      AUTH_LIMIT_SCALE: "1000",
-      ...opts.env,
-    },
+    env: serverEnv(port, dataDir, { LOG_LEVEL: "warn", ...opts.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

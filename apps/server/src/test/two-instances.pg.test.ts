@@ -5,17 +5,14 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
 import { dataFiles as filesIn, multipart, type User, wavFile } from "./fixtures.js";
 import { createPgDatabase, dropPgDatabase, lastLink } from "./harness.js";
 import { freePort } from "./net.js";
 import { startS3 } from "./s3.js";
+import { serverDir, serverEnv } from "./server-process.js";
 import { openEventStream } from "./sse.js";
-
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const AUTH_SECRET = "two-instances-secret-two-instances-secret";
 
 type Instance = { name: string; base: string; dataDir: string; child: ChildProcess; output: () => string };
 
@@ -25,25 +22,8 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   const dataDir = mkdtempSync(path.join(tmpdir(), `unheard-${name}-`));
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
-    // Only what the server needs: nothing from the outer environment leaks in (DATABASE_URL, S3_*, ...).
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET,
-      SEED_DEMO: "false",
-      LOG_LEVEL: "warn",
-      // The test votes with fresh accounts: the trust rules (decision 014) are off, as in the harness.
-      VOTE_MIN_ACCOUNT_DAYS: "0",
-      VOTE_MIN_RECORD: "0",
-      CONTESTED_OPEN_HOURS: "0",
-      DAILY_CAPS: "false",
-      ...env,
-    },
+    // The test votes with fresh accounts: the trust rules (decisions 014, 015) are off, as in the harness.
+    env: serverEnv(port, dataDir, env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
