@@ -103,7 +103,7 @@ test.describe("song recognition", () => {
 
   // biome-ignore lint/correctness/noEmptyPattern: this test drives its own browser (fake microphone).
   test("Stop ends the recording early and answers for what was recorded", async ({}) => {
-    test.setTimeout(45_000);
+    test.setTimeout(75_000);
     const { browser, page, pageErrors } = await fakeMicrophonePage(unknownClipPath);
     try {
       await page.goto("/song-recognition");
