@@ -75,6 +75,27 @@ const json = (body: unknown, cookie: string, method = "PUT"): RequestInit => ({
   body: JSON.stringify(body),
 });
 
+/** Flips a free (member, song) pair's vote or favourite; `settle` records what the server acknowledged. */
+function toggle(
+  pairs: Pair[],
+  cursor: { i: number },
+  kind: "vote" | "favorite",
+  init: (want: 0 | 1, cookie: string) => RequestInit,
+): () => Request | undefined {
+  return () => {
+    const p = freePair(pairs, cursor);
+    if (!p) return undefined;
+    p.inFlight = true;
+    const want = p.state ? 0 : 1;
+    return {
+      kind,
+      path: `/api/songs/${p.songId}/${kind}`,
+      init: init(want, member(p.session).cookie),
+      done: (status) => settle(p, want, status),
+    };
+  };
+}
+
 /** The request mix: [weight, maker]; a maker may return undefined (nothing free), then a read goes instead. */
 const MIX: [number, () => Request | undefined][] = [
   [8, () => ({ kind: "feed", path: "/api/songs?feed=trending" })],
@@ -122,35 +143,13 @@ const MIX: [number, () => Request | undefined][] = [
     }),
   ],
   [2, () => ({ kind: "member", path: "/api/me", init: { headers: { cookie: pick(plan.members).cookie } } })],
+  [10, toggle(votes, voteCursor, "vote", (want, cookie) => json({ value: want ? "up" : "none" }, cookie))],
   [
     10,
-    () => {
-      const p = freePair(votes, voteCursor);
-      if (!p) return undefined;
-      p.inFlight = true;
-      const want = p.state ? 0 : 1;
-      return {
-        kind: "vote",
-        path: `/api/songs/${p.songId}/vote`,
-        init: json({ value: want ? "up" : "none" }, member(p.session).cookie),
-        done: (status) => settle(p, want, status),
-      };
-    },
-  ],
-  [
-    10,
-    () => {
-      const p = freePair(favorites, favCursor);
-      if (!p) return undefined;
-      p.inFlight = true;
-      const want = p.state ? 0 : 1;
-      return {
-        kind: "favorite",
-        path: `/api/songs/${p.songId}/favorite`,
-        init: { method: want ? "PUT" : "DELETE", headers: { cookie: member(p.session).cookie, ...origin } },
-        done: (status) => settle(p, want, status),
-      };
-    },
+    toggle(favorites, favCursor, "favorite", (want, cookie) => ({
+      method: want ? "PUT" : "DELETE",
+      headers: { cookie, ...origin },
+    })),
   ],
   [
     2,

@@ -1,23 +1,14 @@
 // `npm run backup` under write load and `npm run restore` into a new data folder: a server started on the
 // restored folder has every write acknowledged before the backup began (SQLite; decision 016).
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BackupManifest } from "./lib/backup.js";
-import {
-  logInOverHttp,
-  type ServerProcess,
-  send,
-  serverDir,
-  signUpOverHttp,
-  smallWav,
-  startServer,
-  stopServer,
-  uploadOverHttp,
-} from "./test/server-process.js";
+import { logInOverHttp, send, serverDir, smallWav, uploadOverHttp } from "./test/server-process.js";
+import { serverSuite, twoMembers } from "./test/server-suite.js";
 
 /** Run one of the server's scripts as npm would (tsx, from apps/server); its exit code and output. */
 function runScript(script: string, args: string[], dataDir: string): Promise<{ code: number | null; output: string }> {
@@ -39,21 +30,16 @@ function runScript(script: string, args: string[], dataDir: string): Promise<{ c
 }
 
 describe("backup and restore", () => {
-  const root = mkdtempSync(path.join(tmpdir(), "unheard-backup-"));
+  const suite = serverSuite("unheard-backup-");
+  const root = suite.root;
   const source = path.join(root, "data");
   const restored = path.join(root, "restored");
   const backup = path.join(root, "backup");
-  let server: ServerProcess | undefined;
-  afterAll(async () => {
-    if (server) await stopServer(server, 2000);
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it("backs up a running server under write load and restores every write acknowledged before it", async () => {
-    server = await startServer(source);
-    const { base } = server;
-    const alice = await signUpOverHttp(server, "alice@backup.test");
-    const bob = await signUpOverHttp(server, "bob@backup.test");
+    const writer = await suite.start(source);
+    const { base } = writer;
+    const { alice, bob } = await twoMembers(writer, "backup.test");
 
     // Acknowledged before the backup: uploads (with their audio bytes), favourites, a vote, a follow.
     const before: { id: string; audio: Buffer }[] = [];
@@ -105,8 +91,7 @@ describe("backup and restore", () => {
     expect(readdirSync(path.join(backup, "audio")).sort()).toEqual(keys);
     expect(manifest.audioFiles).toBe(keys.length);
     expect(manifest.songs).toBeGreaterThanOrEqual(before.length);
-    await stopServer(server);
-    server = undefined;
+    await suite.stop();
 
     // Restore into a new folder; a second restore over it is refused unless forced.
     const first = await runScript("restore", [backup], restored);
@@ -121,7 +106,7 @@ describe("backup and restore", () => {
 
     // A server on the restored folder: the members sign in, every earlier upload plays with the same bytes,
     // and the favourites and the vote are there.
-    server = await startServer(restored);
+    const server = await suite.start(restored);
     const aliceAgain = await logInOverHttp(server.base, "alice@backup.test");
     expect(aliceAgain.id).toBe(alice.id);
     for (const song of before) {
@@ -136,7 +121,6 @@ describe("backup and restore", () => {
     expect(((await votedPage.json()) as { upvotes: number }).upvotes).toBe(1);
     // A session made before the backup still works: the auth secret came along.
     expect((await fetch(`${server.base}/api/me`, { headers: { cookie: alice.cookie } })).status).toBe(200);
-    expect((await stopServer(server)).code).toBe(0);
-    server = undefined;
+    expect((await suite.stop()).code).toBe(0);
   }, 240_000);
 });

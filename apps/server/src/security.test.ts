@@ -5,6 +5,10 @@ import { loadConfig } from "./config.js";
 import { getMe, member, patchMe, type User, upload, verify, wavFile } from "./test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext, useTestApp } from "./test/harness.js";
 
+/** A one-second upload of its own audio by the holder of `cookie`. */
+const uploadOne = (ctx: TestContext, cookie: string, title: string, artist: string) =>
+  upload(ctx, cookie, { title, artists: [artist] }, { name: "song.wav", data: wavFile(1, title) });
+
 // Issue 15, item 3 (API side): cross-site requests, GET never writes, security headers, server-side redirects,
 // injection strings in every text parameter, allowlisted sort and filter values. app.test.ts already checks
 // one foreign Origin on logout and the nosniff/default-src headers; this goes further.
@@ -117,15 +121,7 @@ describeEachDialect("cross-site requests", (dialect) => {
 
   it("never writes on GET: every GET route leaves the database as it was", async () => {
     const admin = await member(ctx, "get-admin@example.com", "super_admin");
-    const uploaded = await upload(
-      ctx,
-      m.cookie,
-      { title: "Get Safe", artists: ["Get Artist"] },
-      {
-        name: "get.wav",
-        data: wavFile(1, "get-safe"),
-      },
-    );
+    const uploaded = await uploadOne(ctx, m.cookie, "Get Safe", "Get Artist");
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     const song = uploaded.json() as { id: string; artists: { id: string }[] };
     const ids: Record<string, string> = {
@@ -273,15 +269,7 @@ describeEachDialect("injection strings in text parameters", (dialect) => {
   beforeAll(async () => {
     author = await member(ctx, "inj-author@example.com");
     admin = await member(ctx, "inj-admin@example.com", "super_admin");
-    const res = await upload(
-      ctx,
-      author.cookie,
-      { title: "Injected", artists: ["Inj Artist"] },
-      {
-        name: "inj.wav",
-        data: wavFile(1, "inj-base"),
-      },
-    );
+    const res = await uploadOne(ctx, author.cookie, "Injected", "Inj Artist");
     expect(res.statusCode, res.body).toBe(201);
     songId = res.json().id;
     artistId = res.json().artists[0].id;
@@ -376,10 +364,7 @@ describeEachDialect("injection strings in text parameters", (dialect) => {
         ctx,
         author.cookie,
         { title, artists: [`${s} artist`] },
-        {
-          name: "x.wav",
-          data: wavFile(1, `inj-${i}`),
-        },
+        { name: "x.wav", data: wavFile(1, `inj-${i}`) },
       );
       expectNormal(up, `upload ${s}`);
       expect(up.statusCode, up.body).toBe(201);

@@ -1,19 +1,12 @@
 // SIGTERM with live-event streams open and uploads in flight: the process exits promptly with code 0, and
 // every upload that was answered 2xx is there after a restart on the same data folder (SQLite).
 
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import {
-  type ServerProcess,
-  signUpOverHttp,
-  smallWav,
-  startServer,
-  stopServer,
-  uploadOverHttp,
-} from "./test/server-process.js";
+import { describe, expect, it } from "vitest";
+import { smallWav, uploadOverHttp } from "./test/server-process.js";
+import { serverSuite, twoMembers } from "./test/server-suite.js";
 
 /** An SSE client that only notes whether the server ended its stream, and how. */
 function openStream(base: string, cookie?: string): Promise<{ ended: Promise<"end" | "error">; close(): void }> {
@@ -70,18 +63,12 @@ async function slowUpload(base: string, cookie: string, title: string, audio: Bu
 }
 
 describe("graceful shutdown", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-shutdown-"));
-  let server: ServerProcess | undefined;
-  afterAll(async () => {
-    if (server) await stopServer(server, 2000);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const suite = serverSuite("unheard-shutdown-");
 
   it("exits within seconds with event streams open and uploads in flight, keeping every answered upload", async () => {
-    server = await startServer(dataDir);
+    let server = await suite.start();
     const { base } = server;
-    const alice = await signUpOverHttp(server, "alice@shutdown.test");
-    const bob = await signUpOverHttp(server, "bob@shutdown.test");
+    const { alice, bob } = await twoMembers(server, "shutdown.test");
 
     // Six live-event clients: visitors and signed-in members (whose streams also carry their own events).
     const streams = await Promise.all([
@@ -119,7 +106,7 @@ describe("graceful shutdown", () => {
     );
     await new Promise((r) => setTimeout(r, 300));
 
-    const { code, seconds } = await stopServer(server, 20_000);
+    const { code, seconds } = await suite.stop(20_000);
     stop = true;
     await Promise.all(loops);
     const slowIds = await Promise.all(slow);
@@ -135,7 +122,7 @@ describe("graceful shutdown", () => {
     console.info(`shutdown with ${streams.length} event streams and uploads in flight: ${seconds.toFixed(2)} s`);
 
     // Same data folder: every answered upload is there, with its audio.
-    server = await startServer(dataDir);
+    server = await suite.start();
     for (const id of acknowledged) {
       const song = await fetch(`${server.base}/api/songs/${id}`, { headers: { cookie: alice.cookie } });
       expect(song.status, id).toBe(200);
@@ -144,9 +131,7 @@ describe("graceful shutdown", () => {
       expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(44);
     }
     // No upload left a temp file behind.
-    expect(readdirSync(path.join(dataDir, "tmp"))).toEqual([]);
-    const stopped = await stopServer(server);
-    server = undefined;
-    expect(stopped.code).toBe(0);
+    expect(readdirSync(path.join(suite.root, "tmp"))).toEqual([]);
+    expect((await suite.stop()).code).toBe(0);
   }, 120_000);
 });

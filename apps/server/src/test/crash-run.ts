@@ -1,13 +1,3 @@
-// `npm run test:crash`: a mixed write load against a real server process that is killed with SIGKILL at random
-// moments (CRASH_KILLS times, default 50), restarted each time on the same data folder. After every restart:
-// each write answered 2xx is stored, PRAGMA integrity_check is ok, every counter equals its rows, and the audio
-// folder holds exactly the files the song rows name (decision 016). SQLite only: PostgreSQL's durability is
-// its own (fsync, WAL), and a killed server process cannot lose what it committed there.
-//
-// Not a vitest file, so `vitest run` never picks it up. The server runs from an esbuild bundle of the current
-// sources made at the start (a tsx start costs seconds each; fifty of them would not fit the CI budget).
-// CRASH_KILLS, CRASH_SEED (reproduce a run's timings and choices) and CRASH_KEEP=1 (keep the data folder).
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,7 +7,7 @@ import { build } from "esbuild";
 import { multipart, wavFile } from "./fixtures.js";
 import { lastLink } from "./harness.js";
 import { freePort } from "./net.js";
-import { serverDir, serverEnv } from "./server-process.js";
+import { serverDir, serverEnv, spawnServerProcess } from "./server-process.js";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 50);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
@@ -87,23 +77,12 @@ async function bundleServer(): Promise<string> {
   return path.join(outdir, "main.js");
 }
 
-type Server = { base: string; child: ChildProcess; output: () => string; exited: Promise<void> };
+type Server = { base: string } & ReturnType<typeof spawnServerProcess>;
 
 function spawnServer(entry: string, dataDir: string, port: number): Server {
-  const child = spawn(process.execPath, [entry], {
-    cwd: serverDir,
-    // Info, for the start-up sweep's line; requests are not logged at info.
-    env: serverEnv(port, dataDir, { LOG_LEVEL: "info" }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-50_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { base: `http://127.0.0.1:${port}`, child, output: () => output, exited };
+  // Info, for the start-up sweep's line; requests are not logged at info.
+  const proc = spawnServerProcess([entry], serverEnv(port, dataDir, { LOG_LEVEL: "info" }), 50_000);
+  return { base: `http://127.0.0.1:${port}`, ...proc };
 }
 
 async function waitHealthy(server: Server): Promise<void> {

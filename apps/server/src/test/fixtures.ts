@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Mp3Encoder } from "@breezystack/lamejs";
+import { NOTIFICATION_KINDS } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll } from "vitest";
 import type { DB } from "../db/schema.js";
@@ -138,6 +139,16 @@ export function dataFiles(dataDir: string, sub: string): string[] {
 /** GET a song's audio, with range or revalidation headers. */
 export function fetchAudio(ctx: TestContext, url: string, headers: Record<string, string> = {}) {
   return ctx.app.inject({ method: "GET", url, headers });
+}
+
+/** Vote on a song as the holder of `cookie`: PUT /api/songs/:id/vote. */
+export function vote(ctx: TestContext, cookie: string, songId: string, value: "up" | "down" | "none") {
+  return ctx.app.inject({ method: "PUT", url: `/api/songs/${songId}/vote`, headers: { cookie }, payload: { value } });
+}
+
+/** Notification settings with every kind on: what a new account starts with. */
+export function everyKind(emailDigest: boolean) {
+  return { kinds: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, true])), emailDigest };
 }
 
 /** The profile of the holder of `cookie`: GET /api/me. */

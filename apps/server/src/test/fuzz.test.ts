@@ -419,13 +419,10 @@ describeEachDialect("bad input never hurts", (dialect) => {
   );
 
   it("refuses bodies over the limit with 413 and wrong content types with 415, on a JSON route and on the upload route", async () => {
-    const json = (headers: Record<string, string>, payload: string | Buffer) =>
-      ctx.app.inject({
-        method: "PATCH",
-        url: "/api/me",
-        headers: { cookie: users.member.cookie, ...headers },
-        payload,
-      });
+    const send =
+      (method: "PATCH" | "POST", url: string) => (headers: Record<string, string>, payload: string | Buffer) =>
+        ctx.app.inject({ method, url, headers: { cookie: users.member.cookie, ...headers }, payload });
+    const json = send("PATCH", "/api/me");
     const tooBig = await json({ "content-type": "application/json" }, JSON.stringify({ bio: "x".repeat(1_100_000) }));
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json()).toEqual({ error: { code: "payload_too_large", message: MESSAGES.payloadTooLarge } });
@@ -438,13 +435,7 @@ describeEachDialect("bad input never hurts", (dialect) => {
     const text = await json({ "content-type": "text/plain" }, "bio=x");
     expect(text.statusCode).toBe(400);
     expect(text.json().error.code).toBe("validation_failed");
-    const songs = (headers: Record<string, string>, payload: string | Buffer) =>
-      ctx.app.inject({
-        method: "POST",
-        url: "/api/songs",
-        headers: { cookie: users.member.cookie, ...headers },
-        payload,
-      });
+    const songs = send("POST", "/api/songs");
     // Over the route's own limit (MAX_UPLOAD_MB + 1 MB): refused while streaming.
     const big = multipart(
       { title: "Big", artists: "A", genre: "Pop" },

@@ -113,607 +113,320 @@ const songFields = (fx: MatrixFixtures) => ({
   soundcloudUrl: null,
 });
 const notOwner = (role: MatrixRole) => role !== "owner";
+const isAdmin = (role: MatrixRole) => role === "admin" || role === "super_admin";
+
+// The common columns: visitor, unverified, user, verified_contributor, admin, super_admin, owner.
+const EVERYONE: Statuses = [200, 200, 200, 200, 200, 200, 200];
+const SIGNED_IN: Statuses = [401, 200, 200, 200, 200, 200, 200];
+const MEMBERS: Statuses = [401, 403, 200, 200, 200, 200, 200];
+const ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 403];
+const SUPER_ADMIN: Statuses = [401, 403, 403, 403, 403, 200, 403];
+/** A hidden song: 404 to all but admins (reads), after the sign-in checks (writes). */
+const HIDDEN_READ: Statuses = [404, 404, 404, 404, 200, 200, 404];
+const HIDDEN_WRITE: Statuses = [401, 403, 404, 404, 200, 200, 404];
+
+type Build = MatrixCase["request"];
+
+/** One row; `label` tells apart rows of one route. */
+const row = (method: HttpMethod, route: string, expect: Statuses, request: Build, label?: string): MatrixCase => ({
+  method,
+  route,
+  expect,
+  request,
+  ...(label ? { label } : {}),
+});
+/** A GET of a fixed URL (the route itself unless given). */
+const get = (route: string, expect: Statuses, url = route): MatrixCase => row("GET", route, expect, () => ({ url }));
+/** A GET of the shared song under `/api/songs/:id<suffix>`, and the same of the hidden song. */
+const songReads = (suffix: string): MatrixCase[] => [
+  row("GET", `/api/songs/:id${suffix}`, EVERYONE, (fx) => ({ url: `/api/songs/${fx.ids.song}${suffix}` })),
+  row(
+    "GET",
+    `/api/songs/:id${suffix}`,
+    HIDDEN_READ,
+    (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}${suffix}` }),
+    "hidden song",
+  ),
+];
+/** A call on a fresh song of the owner's (`/api/songs/<id><suffix>`), hidden when asked. */
+const onFreshSong =
+  (suffix: string, payload?: (fx: MatrixFixtures) => object, hidden = false): Build =>
+  async (fx) => ({
+    url: `/api/songs/${await fx.freshSong({ hidden })}${suffix}`,
+    ...(payload ? { payload: payload(fx) } : {}),
+  });
+/** A call on a shared object that must leave the owner's own row of it alone. */
+const sparingOwner =
+  (url: (fx: MatrixFixtures) => string, ownersRow: (fx: MatrixFixtures) => Promise<unknown>): Build =>
+  (fx, role) => ({ url: url(fx), ...(notOwner(role) ? { untouched: () => ownersRow(fx) } : {}) });
+const ownersFavorite = sparingOwner(
+  (fx) => `/api/songs/${fx.ids.song}/favorite`,
+  (fx) => fx.row("favorite", { song_id: fx.ids.song, user_id: fx.ids.owner }),
+);
+const ownersFollow = sparingOwner(
+  (fx) => `/api/artists/${fx.ids.artist}/follow`,
+  (fx) => fx.row("follow", { artist_id: fx.ids.artist, follower_id: fx.ids.owner }),
+);
+/** Marks a fresh notification of the owner's read through `url`; other roles must leave it unread. */
+const readNotification =
+  (url: (id: string) => string): Build =>
+  async (fx, role) => {
+    const id = await fx.freshNotification();
+    return { url: url(id), ...(notOwner(role) ? { untouched: () => fx.row("notification", { id }) } : {}) };
+  };
+/** A POST of the role's own e-mail address (mail about an account: the same answer for everyone). */
+const mailTo = (route: string) =>
+  row("POST", route, EVERYONE, (fx, role) => ({ url: route, payload: { email: fx.emailOf(role) } }));
+const freshPlaceholder = (fx: MatrixFixtures) => fx.freshUser({ placeholderArtist: true });
 
 /** The matrix. Columns: visitor, unverified, user, verified_contributor, admin, super_admin, owner. */
 export const PERMISSION_MATRIX: MatrixCase[] = [
   // health
-  {
-    method: "GET",
-    route: "/api/config",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/config" }),
-  },
-  {
-    method: "GET",
-    route: "/api/health",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/health" }),
-  },
+  get("/api/config", EVERYONE),
+  get("/api/health", EVERYONE),
 
   // auth: open to everyone; the signed-in roles get the same answers
-  {
-    method: "POST",
-    route: "/api/auth/register",
-    expect: [201, 201, 201, 201, 201, 201, 201],
-    request: (fx) => {
-      const email = fx.freshEmail();
-      return { url: "/api/auth/register", payload: { email, password: fx.password, confirmPassword: fx.password } };
-    },
-  },
-  {
-    method: "POST",
-    route: "/api/auth/login",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    // Signing in again replaces the session the request carried: the role goes on with the new one.
-    request: (fx, role) => ({
-      url: "/api/auth/login",
-      payload: { email: fx.emailOf(role), password: fx.password },
-      newSession: true,
-    }),
-  },
-  {
-    method: "POST",
-    route: "/api/auth/logout",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: async (fx, role) => ({ url: "/api/auth/logout", cookie: (await fx.freshCookie(role)) ?? null }),
-  },
-  {
-    method: "POST",
-    route: "/api/auth/resend-verification",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx, role) => ({ url: "/api/auth/resend-verification", payload: { email: fx.emailOf(role) } }),
-  },
-  {
-    method: "GET",
-    route: "/api/auth/verify-email",
-    label: "a made-up token",
-    expect: [400, 400, 400, 400, 400, 400, 400],
-    request: () => ({ url: "/api/auth/verify-email?token=not-a-token", headers: { accept: "application/json" } }),
-  },
-  {
-    method: "POST",
-    route: "/api/auth/forgot-password",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx, role) => ({ url: "/api/auth/forgot-password", payload: { email: fx.emailOf(role) } }),
-  },
-  {
-    method: "POST",
-    route: "/api/auth/reset-password",
-    label: "a made-up token",
-    expect: [400, 400, 400, 400, 400, 400, 400],
-    request: (fx) => ({
+  row("POST", "/api/auth/register", [201, 201, 201, 201, 201, 201, 201], (fx) => {
+    const email = fx.freshEmail();
+    return { url: "/api/auth/register", payload: { email, password: fx.password, confirmPassword: fx.password } };
+  }),
+  // Signing in again replaces the session the request carried: the role goes on with the new one.
+  row("POST", "/api/auth/login", EVERYONE, (fx, role) => ({
+    url: "/api/auth/login",
+    payload: { email: fx.emailOf(role), password: fx.password },
+    newSession: true,
+  })),
+  row("POST", "/api/auth/logout", EVERYONE, async (fx, role) => ({
+    url: "/api/auth/logout",
+    cookie: (await fx.freshCookie(role)) ?? null,
+  })),
+  mailTo("/api/auth/resend-verification"),
+  row(
+    "GET",
+    "/api/auth/verify-email",
+    [400, 400, 400, 400, 400, 400, 400],
+    () => ({ url: "/api/auth/verify-email?token=not-a-token", headers: { accept: "application/json" } }),
+    "a made-up token",
+  ),
+  mailTo("/api/auth/forgot-password"),
+  row(
+    "POST",
+    "/api/auth/reset-password",
+    [400, 400, 400, 400, 400, 400, 400],
+    (fx) => ({
       url: "/api/auth/reset-password",
       payload: { token: "not-a-token", newPassword: fx.password, confirmPassword: fx.password },
     }),
-  },
-  {
-    method: "POST",
-    route: "/api/auth/change-password",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    // Other sessions are revoked: the role goes on with the session the answer sets.
-    request: (fx) => ({
-      url: "/api/auth/change-password",
-      payload: { currentPassword: fx.password, newPassword: fx.password, confirmPassword: fx.password },
-      newSession: true,
-    }),
-  },
+    "a made-up token",
+  ),
+  // Other sessions are revoked: the role goes on with the session the answer sets.
+  row("POST", "/api/auth/change-password", SIGNED_IN, (fx) => ({
+    url: "/api/auth/change-password",
+    payload: { currentPassword: fx.password, newPassword: fx.password, confirmPassword: fx.password },
+    newSession: true,
+  })),
 
   // the signed-in user's own profile
-  { method: "GET", route: "/api/me", expect: [401, 200, 200, 200, 200, 200, 200], request: () => ({ url: "/api/me" }) },
-  {
-    method: "GET",
-    route: "/api/session",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/session" }),
-  },
-  {
-    method: "PATCH",
-    route: "/api/me",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: "/api/me", payload: { username: fx.unique("name") } }),
-  },
-  {
-    method: "GET",
-    route: "/api/events",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/events", stream: true }),
-  },
+  get("/api/me", SIGNED_IN),
+  get("/api/session", EVERYONE),
+  row("PATCH", "/api/me", SIGNED_IN, (fx) => ({ url: "/api/me", payload: { username: fx.unique("name") } })),
+  row("GET", "/api/events", EVERYONE, () => ({ url: "/api/events", stream: true })),
 
   // songs
-  {
-    method: "GET",
-    route: "/api/songs",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/songs" }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/recommendations",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/songs/recommendations" }),
-  },
-  {
-    method: "GET",
-    route: "/api/landing/tracks",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/landing/tracks" }),
-  },
-  {
-    method: "GET",
-    route: "/api/me/favorites",
-    expect: [401, 403, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/me/favorites" }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.song}` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id",
-    label: "hidden song",
-    expect: [404, 404, 404, 404, 200, 200, 404],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/history",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.song}/history` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/history",
-    label: "hidden song",
-    expect: [404, 404, 404, 404, 200, 200, 404],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}/history` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/audio",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.song}/audio` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/audio",
-    label: "hidden song",
-    expect: [404, 404, 404, 404, 200, 200, 404],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}/audio` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/cover.svg",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.song}/cover.svg` }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/cover.svg",
-    label: "hidden song",
-    expect: [404, 404, 404, 404, 200, 200, 404],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}/cover.svg` }),
-  },
-  {
-    method: "POST",
-    route: "/api/songs",
-    expect: [401, 403, 201, 201, 201, 201, 201],
-    request: (fx) => {
-      const title = fx.unique("Upload");
-      const body = multipart(
-        { title, artists: ["Matrix Uploader"], genre: "Pop" },
-        { name: "song.wav", data: wavFile(1, title) },
-      );
-      return { url: "/api/songs", payload: body.payload, headers: body.headers };
-    },
-  },
-  {
-    method: "PATCH",
-    route: "/api/songs/:id",
-    // The owner and admins edit directly (200); a verified contributor's edit goes to review (202).
-    expect: [401, 403, 403, 202, 200, 200, 200],
-    request: async (fx) => ({
-      url: `/api/songs/${await fx.freshSong()}`,
-      payload: { ...songFields(fx), comment: "matrix edit" },
-    }),
-  },
-  {
-    method: "PATCH",
-    route: "/api/songs/:id",
-    label: "hidden song",
-    expect: [401, 403, 404, 404, 200, 200, 404],
-    request: async (fx) => ({
-      url: `/api/songs/${await fx.freshSong({ hidden: true })}`,
-      payload: { ...songFields(fx), comment: "matrix edit" },
-    }),
-  },
-  {
-    method: "DELETE",
-    route: "/api/songs/:id",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong()}` }),
-  },
-  {
-    method: "PUT",
-    route: "/api/songs/:id/favorite",
-    expect: [401, 403, 200, 200, 200, 200, 200],
-    // The owner's favourite of the shared song is theirs alone.
-    request: (fx, role) => ({
-      url: `/api/songs/${fx.ids.song}/favorite`,
-      ...(notOwner(role)
-        ? { untouched: () => fx.row("favorite", { song_id: fx.ids.song, user_id: fx.ids.owner }) }
-        : {}),
-    }),
-  },
-  {
-    method: "DELETE",
-    route: "/api/songs/:id/favorite",
-    expect: [401, 403, 200, 200, 200, 200, 200],
-    request: (fx, role) => ({
-      url: `/api/songs/${fx.ids.song}/favorite`,
-      ...(notOwner(role)
-        ? { untouched: () => fx.row("favorite", { song_id: fx.ids.song, user_id: fx.ids.owner }) }
-        : {}),
-    }),
-  },
-  {
-    method: "PUT",
-    route: "/api/songs/:id/favorite",
-    label: "hidden song",
-    expect: [401, 403, 404, 404, 200, 200, 404],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong({ hidden: true })}/favorite` }),
-  },
-  {
-    method: "GET",
-    route: "/api/search",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/search?q=matrix" }),
-  },
+  get("/api/songs", EVERYONE),
+  get("/api/songs/recommendations", EVERYONE),
+  get("/api/landing/tracks", EVERYONE),
+  get("/api/me/favorites", MEMBERS),
+  ...songReads(""),
+  ...songReads("/history"),
+  ...songReads("/audio"),
+  ...songReads("/cover.svg"),
+  row("POST", "/api/songs", [401, 403, 201, 201, 201, 201, 201], (fx) => {
+    const title = fx.unique("Upload");
+    const body = multipart(
+      { title, artists: ["Matrix Uploader"], genre: "Pop" },
+      { name: "song.wav", data: wavFile(1, title) },
+    );
+    return { url: "/api/songs", payload: body.payload, headers: body.headers };
+  }),
+  // The owner and admins edit directly (200); a verified contributor's edit goes to review (202).
+  row(
+    "PATCH",
+    "/api/songs/:id",
+    [401, 403, 403, 202, 200, 200, 200],
+    onFreshSong("", (fx) => ({ ...songFields(fx), comment: "matrix edit" })),
+  ),
+  row(
+    "PATCH",
+    "/api/songs/:id",
+    HIDDEN_WRITE,
+    onFreshSong("", (fx) => ({ ...songFields(fx), comment: "matrix edit" }), true),
+    "hidden song",
+  ),
+  row("DELETE", "/api/songs/:id", [401, 403, 403, 403, 403, 200, 403], onFreshSong("")),
+  // The owner's favourite of the shared song is theirs alone.
+  row("PUT", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
+  row("DELETE", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
+  row("PUT", "/api/songs/:id/favorite", HIDDEN_WRITE, onFreshSong("/favorite", undefined, true), "hidden song"),
+  get("/api/search", EVERYONE, "/api/search?q=matrix"),
 
   // artists: the shared placeholder artist; PATCH acts on the owner's own artist page
-  {
-    method: "GET",
-    route: "/api/artists/:id",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/artists/${fx.ids.artist}` }),
-  },
-  {
-    method: "GET",
-    route: "/api/artists/:id/songs",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: `/api/artists/${fx.ids.artist}/songs` }),
-  },
-  {
-    method: "PUT",
-    route: "/api/artists/:id/follow",
-    // Open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: (fx, role) => ({
-      url: `/api/artists/${fx.ids.artist}/follow`,
-      ...(notOwner(role)
-        ? { untouched: () => fx.row("follow", { artist_id: fx.ids.artist, follower_id: fx.ids.owner }) }
-        : {}),
-    }),
-  },
-  {
-    method: "DELETE",
-    route: "/api/artists/:id/follow",
-    // Open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: (fx, role) => ({
-      url: `/api/artists/${fx.ids.artist}/follow`,
-      ...(notOwner(role)
-        ? { untouched: () => fx.row("follow", { artist_id: fx.ids.artist, follower_id: fx.ids.owner }) }
-        : {}),
-    }),
-  },
-  {
-    method: "PATCH",
-    route: "/api/artists/:id",
-    expect: [401, 403, 403, 403, 200, 200, 200],
-    request: (fx) => ({
-      url: `/api/artists/${fx.ids.owner}`,
-      payload: { bio: fx.unique("bio"), instagram: null, twitter: null, website: null },
-    }),
-  },
-  {
-    method: "POST",
-    route: "/api/admin/artists/merge",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: async (fx) => ({
-      url: "/api/admin/artists/merge",
-      payload: {
-        keepId: await fx.freshUser({ placeholderArtist: true }),
-        mergeId: await fx.freshUser({ placeholderArtist: true }),
-      },
-    }),
-  },
-  {
-    method: "POST",
-    route: "/api/admin/artists/:id/claim",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({
-      url: `/api/admin/artists/${await fx.freshUser({ placeholderArtist: true })}/claim`,
-      payload: { userId: await fx.freshUser() },
-    }),
-  },
-  {
-    method: "PUT",
-    route: "/api/admin/artists/:id/verified",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: async (fx) => ({
-      url: `/api/admin/artists/${await fx.freshUser({ placeholderArtist: true })}/verified`,
-      payload: { verified: true },
-    }),
-  },
+  row("GET", "/api/artists/:id", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}` })),
+  row("GET", "/api/artists/:id/songs", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/songs` })),
+  // Following is open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
+  row("PUT", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
+  row("DELETE", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
+  row("PATCH", "/api/artists/:id", [401, 403, 403, 403, 200, 200, 200], (fx) => ({
+    url: `/api/artists/${fx.ids.owner}`,
+    payload: { bio: fx.unique("bio"), instagram: null, twitter: null, website: null },
+  })),
+  row("POST", "/api/admin/artists/merge", SUPER_ADMIN, async (fx) => ({
+    url: "/api/admin/artists/merge",
+    payload: { keepId: await freshPlaceholder(fx), mergeId: await freshPlaceholder(fx) },
+  })),
+  row("POST", "/api/admin/artists/:id/claim", ADMINS, async (fx) => ({
+    url: `/api/admin/artists/${await freshPlaceholder(fx)}/claim`,
+    payload: { userId: await fx.freshUser() },
+  })),
+  row("PUT", "/api/admin/artists/:id/verified", SUPER_ADMIN, async (fx) => ({
+    url: `/api/admin/artists/${await freshPlaceholder(fx)}/verified`,
+    payload: { verified: true },
+  })),
 
   // notifications: each sees and marks only their own
-  {
-    method: "GET",
-    route: "/api/notifications",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/notifications" }),
-  },
-  {
-    method: "POST",
-    route: "/api/notifications/:id/read",
-    label: "the owner's notification",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: async (fx, role) => {
-      const id = await fx.freshNotification();
-      return {
-        url: `/api/notifications/${id}/read`,
-        ...(notOwner(role) ? { untouched: () => fx.row("notification", { id }) } : {}),
-      };
-    },
-  },
-  {
-    method: "POST",
-    route: "/api/notifications/:id/read",
-    label: "all",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: async (fx, role) => {
-      const id = await fx.freshNotification();
-      return {
-        url: "/api/notifications/all/read",
-        ...(notOwner(role) ? { untouched: () => fx.row("notification", { id }) } : {}),
-      };
-    },
-  },
-  {
-    method: "GET",
-    route: "/api/me/notification-settings",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/me/notification-settings" }),
-  },
-  {
-    method: "PUT",
-    route: "/api/me/notification-settings",
-    expect: [401, 200, 200, 200, 200, 200, 200],
-    request: () => ({
-      url: "/api/me/notification-settings",
-      payload: {
-        kinds: {
-          new_song: true,
-          song_verified: false,
-          song_unverified: true,
-          report_processed: true,
-          suggestion_processed: true,
-        },
-        emailDigest: false,
+  get("/api/notifications", SIGNED_IN),
+  row(
+    "POST",
+    "/api/notifications/:id/read",
+    SIGNED_IN,
+    readNotification((id) => `/api/notifications/${id}/read`),
+    "the owner's notification",
+  ),
+  row(
+    "POST",
+    "/api/notifications/:id/read",
+    SIGNED_IN,
+    readNotification(() => "/api/notifications/all/read"),
+    "all",
+  ),
+  get("/api/me/notification-settings", SIGNED_IN),
+  row("PUT", "/api/me/notification-settings", SIGNED_IN, () => ({
+    url: "/api/me/notification-settings",
+    payload: {
+      kinds: {
+        new_song: true,
+        song_verified: false,
+        song_unverified: true,
+        report_processed: true,
+        suggestion_processed: true,
       },
-    }),
-  },
-  {
-    method: "POST",
-    route: "/api/soundcloud/matches",
-    expect: [401, 403, 503, 503, 503, 503, 503],
-    request: () => ({ url: "/api/soundcloud/matches", payload: { title: "Song", artist: "Artist" } }),
-  },
+      emailDigest: false,
+    },
+  })),
+  row("POST", "/api/soundcloud/matches", [401, 403, 503, 503, 503, 503, 503], () => ({
+    url: "/api/soundcloud/matches",
+    payload: { title: "Song", artist: "Artist" },
+  })),
 
   // votes
-  {
-    method: "PUT",
-    route: "/api/songs/:id/vote",
-    expect: [401, 403, 200, 200, 200, 200, 403],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong()}/vote`, payload: { value: "up" } }),
-  },
-  {
-    method: "PUT",
-    route: "/api/songs/:id/vote",
-    label: "hidden song",
-    expect: [401, 403, 404, 404, 200, 200, 404],
-    request: async (fx) => ({
-      url: `/api/songs/${await fx.freshSong({ hidden: true })}/vote`,
-      payload: { value: "up" },
-    }),
-  },
-  {
-    method: "GET",
-    route: "/api/songs/pending",
-    expect: [401, 403, 200, 200, 200, 200, 200],
-    request: () => ({ url: "/api/songs/pending" }),
-  },
-  {
-    method: "POST",
-    route: "/api/songs/:id/verify",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong()}/verify` }),
-  },
-  {
-    method: "POST",
-    route: "/api/songs/verify-all",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: () => ({ url: "/api/songs/verify-all" }),
-  },
-  {
-    method: "GET",
-    route: "/api/admin/songs/:id/voters",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: (fx) => ({ url: `/api/admin/songs/${fx.ids.song}/voters` }),
-  },
-  {
-    method: "PUT",
-    route: "/api/admin/users/:id/votes-discounted",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({
-      url: `/api/admin/users/${await fx.freshUser()}/votes-discounted`,
-      payload: { discounted: true },
-    }),
-  },
+  row(
+    "PUT",
+    "/api/songs/:id/vote",
+    [401, 403, 200, 200, 200, 200, 403],
+    onFreshSong("/vote", () => ({ value: "up" })),
+  ),
+  row(
+    "PUT",
+    "/api/songs/:id/vote",
+    HIDDEN_WRITE,
+    onFreshSong("/vote", () => ({ value: "up" }), true),
+    "hidden song",
+  ),
+  get("/api/songs/pending", MEMBERS),
+  row("POST", "/api/songs/:id/verify", ADMINS, onFreshSong("/verify")),
+  row("POST", "/api/songs/verify-all", SUPER_ADMIN, () => ({ url: "/api/songs/verify-all" })),
+  row("GET", "/api/admin/songs/:id/voters", ADMINS, (fx) => ({ url: `/api/admin/songs/${fx.ids.song}/voters` })),
+  row("PUT", "/api/admin/users/:id/votes-discounted", ADMINS, async (fx) => ({
+    url: `/api/admin/users/${await fx.freshUser()}/votes-discounted`,
+    payload: { discounted: true },
+  })),
 
-  // reports
-  {
-    method: "POST",
-    route: "/api/songs/:id/reports",
-    // Own songs cannot be reported (spec §5).
-    expect: [401, 403, 201, 201, 201, 201, 403],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong()}/reports`, payload: { reason: "duplicate" } }),
-  },
-  {
-    method: "GET",
-    route: "/api/reports",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: () => ({ url: "/api/reports" }),
-  },
-  {
-    method: "POST",
-    route: "/api/reports/:id/process",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({ url: `/api/reports/${await fx.freshReport()}/process`, payload: { action: "resolve" } }),
-  },
-  {
-    method: "PUT",
-    route: "/api/songs/:id/hidden",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({ url: `/api/songs/${await fx.freshSong()}/hidden`, payload: { hidden: true } }),
-  },
+  // reports; own songs cannot be reported (spec §5)
+  row(
+    "POST",
+    "/api/songs/:id/reports",
+    [401, 403, 201, 201, 201, 201, 403],
+    onFreshSong("/reports", () => ({ reason: "duplicate" })),
+  ),
+  get("/api/reports", ADMINS),
+  row("POST", "/api/reports/:id/process", ADMINS, async (fx) => ({
+    url: `/api/reports/${await fx.freshReport()}/process`,
+    payload: { action: "resolve" },
+  })),
+  row(
+    "PUT",
+    "/api/songs/:id/hidden",
+    ADMINS,
+    onFreshSong("/hidden", () => ({ hidden: true })),
+  ),
 
   // edit suggestions
-  {
-    method: "POST",
-    route: "/api/songs/:id/edit-suggestions",
-    expect: [401, 403, 201, 201, 201, 201, 201],
-    request: async (fx) => ({
-      url: `/api/songs/${await fx.freshSong()}/edit-suggestions`,
-      payload: { ...songFields(fx), reason: "matrix suggestion" },
-    }),
-  },
-  {
-    method: "GET",
-    route: "/api/edit-suggestions",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: () => ({ url: "/api/edit-suggestions" }),
-  },
-  {
-    method: "POST",
-    route: "/api/edit-suggestions/:id/review",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({
-      url: `/api/edit-suggestions/${await fx.freshSuggestion()}/review`,
-      payload: { action: "reject" },
-    }),
-  },
+  row(
+    "POST",
+    "/api/songs/:id/edit-suggestions",
+    [401, 403, 201, 201, 201, 201, 201],
+    onFreshSong("/edit-suggestions", (fx) => ({ ...songFields(fx), reason: "matrix suggestion" })),
+  ),
+  get("/api/edit-suggestions", ADMINS),
+  row("POST", "/api/edit-suggestions/:id/review", ADMINS, async (fx) => ({
+    url: `/api/edit-suggestions/${await fx.freshSuggestion()}/review`,
+    payload: { action: "reject" },
+  })),
 
   // waitlist
-  {
-    method: "POST",
-    route: "/api/waitlist",
-    expect: [200, 200, 200, 200, 200, 200, 200],
-    request: (fx) => ({ url: "/api/waitlist", payload: { name: "Matrix", email: fx.freshEmail() } }),
-  },
-  {
-    method: "GET",
-    route: "/api/admin/waitlist",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: () => ({ url: "/api/admin/waitlist" }),
-  },
-  {
-    method: "POST",
-    route: "/api/admin/waitlist/:id/approve",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx) => ({ url: `/api/admin/waitlist/${await fx.freshWaitlistEntry()}/approve` }),
-  },
-  {
-    method: "POST",
-    route: "/api/admin/users/:id/approve",
-    // Those who may not approve try to approve themselves; admins approve a held account.
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx, role) => {
-      const self = fx.userId(role);
-      const admin = role === "admin" || role === "super_admin";
-      const target = admin || !self ? await fx.freshUser({ held: true }) : self;
-      return { url: `/api/admin/users/${target}/approve` };
-    },
-  },
+  row("POST", "/api/waitlist", EVERYONE, (fx) => ({
+    url: "/api/waitlist",
+    payload: { name: "Matrix", email: fx.freshEmail() },
+  })),
+  get("/api/admin/waitlist", ADMINS),
+  row("POST", "/api/admin/waitlist/:id/approve", ADMINS, async (fx) => ({
+    url: `/api/admin/waitlist/${await fx.freshWaitlistEntry()}/approve`,
+  })),
+  // Those who may not approve try to approve themselves; admins approve a held account.
+  row("POST", "/api/admin/users/:id/approve", ADMINS, async (fx, role) => {
+    const self = fx.userId(role);
+    const target = isAdmin(role) || !self ? await fx.freshUser({ held: true }) : self;
+    return { url: `/api/admin/users/${target}/approve` };
+  }),
 
   // admin: users, roles, audit log
-  {
-    method: "GET",
-    route: "/api/admin/users",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: () => ({ url: "/api/admin/users" }),
-  },
-  {
-    method: "PUT",
-    route: "/api/admin/users/:id/role",
-    // Those who may not hand out roles try to make themselves admin; admins make a user a verified contributor.
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: async (fx, role) => {
-      const self = fx.userId(role);
-      const admin = role === "admin" || role === "super_admin";
-      return admin || !self
-        ? { url: `/api/admin/users/${await fx.freshUser()}/role`, payload: { role: "verified_contributor" } }
-        : { url: `/api/admin/users/${self}/role`, payload: { role: "admin" } };
-    },
-  },
-  {
-    method: "GET",
-    route: "/api/admin/audit",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: () => ({ url: "/api/admin/audit" }),
-  },
+  get("/api/admin/users", ADMINS),
+  // Those who may not hand out roles try to make themselves admin; admins make a user a verified contributor.
+  row("PUT", "/api/admin/users/:id/role", ADMINS, async (fx, role) => {
+    const self = fx.userId(role);
+    return isAdmin(role) || !self
+      ? { url: `/api/admin/users/${await fx.freshUser()}/role`, payload: { role: "verified_contributor" } }
+      : { url: `/api/admin/users/${self}/role`, payload: { role: "admin" } };
+  }),
+  get("/api/admin/audit", SUPER_ADMIN),
 
   // fingerprints and recognition
-  {
-    method: "POST",
-    route: "/api/recognition/pcm",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: () => {
-      // One second of a 440 Hz tone at 8 kHz, 16-bit mono.
-      const pcm = Buffer.alloc(16_000);
-      for (let i = 0; i < 8000; i++)
-        pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 8000) * 8000), i * 2);
-      return {
-        url: "/api/recognition/pcm?sampleRate=8000",
-        payload: pcm,
-        headers: { "content-type": "application/octet-stream" },
-      };
-    },
-  },
-  {
-    method: "POST",
-    route: "/api/recognition/file",
-    expect: [401, 403, 403, 403, 403, 200, 403],
-    request: () => {
-      const body = multipart({}, { name: "clip.wav", data: wavFile(1, "matrix clip") });
-      return { url: "/api/recognition/file", payload: body.payload, headers: body.headers };
-    },
-  },
-  {
-    method: "GET",
-    route: "/api/songs/:id/fingerprints",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: (fx) => ({ url: `/api/songs/${fx.ids.song}/fingerprints` }),
-  },
-  {
-    method: "GET",
-    route: "/api/admin/jobs",
-    expect: [401, 403, 403, 403, 200, 200, 403],
-    request: () => ({ url: "/api/admin/jobs" }),
-  },
+  row("POST", "/api/recognition/pcm", SUPER_ADMIN, () => {
+    // One second of a 440 Hz tone at 8 kHz, 16-bit mono.
+    const pcm = Buffer.alloc(16_000);
+    for (let i = 0; i < 8000; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 8000) * 8000), i * 2);
+    return {
+      url: "/api/recognition/pcm?sampleRate=8000",
+      payload: pcm,
+      headers: { "content-type": "application/octet-stream" },
+    };
+  }),
+  row("POST", "/api/recognition/file", SUPER_ADMIN, () => {
+    const body = multipart({}, { name: "clip.wav", data: wavFile(1, "matrix clip") });
+    return { url: "/api/recognition/file", payload: body.payload, headers: body.headers };
+  }),
+  row("GET", "/api/songs/:id/fingerprints", ADMINS, (fx) => ({ url: `/api/songs/${fx.ids.song}/fingerprints` })),
+  get("/api/admin/jobs", ADMINS),
 ];
 
 /**

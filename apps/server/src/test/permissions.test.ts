@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/ids.js";
 import { nameKey } from "../lib/text.js";
 import { nowIso } from "../lib/time.js";
-import { member, upload } from "./fixtures.js";
+import { everyKind, member, upload } from "./fixtures.js";
 import { describeEachDialect, sessionCookie, signUp, useTestApp } from "./harness.js";
 import {
   isMatrixRoute,
@@ -343,17 +343,7 @@ describeEachDialect("permission matrix", (dialect) => {
         {
           method: "PUT",
           url: "/api/me/notification-settings",
-          payload: {
-            kinds: {
-              new_song: true,
-              song_verified: true,
-              song_unverified: true,
-              report_processed: true,
-              suggestion_processed: true,
-            },
-            emailDigest: true,
-            ...grab,
-          },
+          payload: { ...everyKind(true), ...grab },
         },
         { method: "PUT", url: `/api/admin/users/${id}/role`, payload: { role: "admin" } },
         { method: "PUT", url: `/api/admin/users/${id}/role`, payload: { role: "user" } },

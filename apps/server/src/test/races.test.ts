@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { App } from "../http.js";
 import { expectConsistent } from "./consistency.js";
-import { dataFiles, multipart, upload, useMembers, verify, wavFile } from "./fixtures.js";
+import { dataFiles, multipart, upload, useMembers, verify, vote, wavFile } from "./fixtures.js";
 import { createSiblingApp, describeEachDialect, type TestContext, useTestApp } from "./harness.js";
 import type { WorkerReply, WorkerRequest } from "./request-worker.js";
 
@@ -127,6 +127,13 @@ function statuses(answers: Answer[]): number[] {
 
 const count = async (ctx: TestContext, query: ReturnType<typeof sql<{ n: number | string }>>) =>
   Number((await query.execute(ctx.database.db)).rows[0]?.n);
+
+/** Audit entries of `action` on `targetId`. */
+const audits = (ctx: TestContext, action: string, targetId: string) =>
+  count(ctx, sql`select count(*) as n from audit_log where action = ${action} and target_id = ${targetId}`);
+/** Notifications of `kind` sent to `userId`. */
+const notices = (ctx: TestContext, userId: string, kind: string) =>
+  count(ctx, sql`select count(*) as n from notification where user_id = ${userId} and kind = ${kind}`);
 
 /** How many times each race fires the same request. */
 const N = 12;
@@ -260,31 +267,15 @@ describeEachDialect("races: concurrent duplicates take effect once", (dialect) =
       expect(JSON.parse(a.body).error.message).toBe(MESSAGES.suggestionAlreadyReviewed);
     expect(await count(ctx, sql`select version as n from song where id = ${songId}`)).toBe(versionBefore + 1);
     expect(await count(ctx, sql`select count(*) as n from song_history where song_id = ${songId}`)).toBe(1);
-    expect(
-      await count(
-        ctx,
-        sql`select count(*) as n from audit_log where action = 'suggestion.approved' and target_id = ${suggestionId}`,
-      ),
-    ).toBe(1);
-    expect(
-      await count(
-        ctx,
-        sql`select count(*) as n from notification where user_id = ${editor.id} and kind = 'suggestion_processed'`,
-      ),
-    ).toBe(1);
+    expect(await audits(ctx, "suggestion.approved", suggestionId)).toBe(1);
+    expect(await notices(ctx, editor.id, "suggestion_processed")).toBe(1);
     await expectCountersMatchRows(ctx);
   });
 
   it("processes a report handled by several admins at once once", async () => {
     const song = await upload(ctx, uploader.cookie, { title: "Fake Or Not", artists: ["Race Artist"] });
     const id = song.json().id as string;
-    const vote = await ctx.app.inject({
-      method: "PUT",
-      url: `/api/songs/${id}/vote`,
-      headers: { cookie: editor.cookie },
-      payload: { value: "up" },
-    });
-    expect(vote.statusCode).toBe(200);
+    expect((await vote(ctx, editor.cookie, id, "up")).statusCode).toBe(200);
     const reported = await ctx.app.inject({
       method: "POST",
       url: `/api/songs/${id}/reports`,
@@ -308,18 +299,8 @@ describeEachDialect("races: concurrent duplicates take effect once", (dialect) =
     expect(statuses(answers)).toEqual([200, ...Array(7).fill(409)]);
     for (const a of answers.filter((x) => x.statusCode === 409))
       expect(JSON.parse(a.body).error.message).toBe(MESSAGES.reportAlreadyProcessed);
-    expect(
-      await count(
-        ctx,
-        sql`select count(*) as n from audit_log where action = 'report.resolved' and target_id = ${report.id}`,
-      ),
-    ).toBe(1);
-    expect(
-      await count(
-        ctx,
-        sql`select count(*) as n from notification where user_id = ${fan.id} and kind = 'report_processed'`,
-      ),
-    ).toBe(1);
+    expect(await audits(ctx, "report.resolved", report.id)).toBe(1);
+    expect(await notices(ctx, fan.id, "report_processed")).toBe(1);
     await expectCountersMatchRows(ctx);
   });
 });

@@ -63,35 +63,41 @@ export async function startServer(
   opts: { env?: Record<string, string>; port?: number; timeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: serverEnv(port, dataDir, { LOG_LEVEL: "warn", ...opts.env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const { child, output, exited } = spawnServerProcess(
+    ["--import", "tsx", "src/main.ts"],
+    serverEnv(port, dataDir, { LOG_LEVEL: "warn", ...opts.env }),
+    20_000,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  while (true) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited with ${child.exitCode ?? child.signalCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start in time:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { base, port, dataDir, child, output, exited };
+}
+
+/** Node running `args` from apps/server with `env`; the last `keepChars` of its output, and its exit code or signal. */
+export function spawnServerProcess(args: string[], env: Record<string, string>, keepChars: number) {
+  const child = spawn(process.execPath, args, { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-20_000);
+    output = (output + d.toString()).slice(-keepChars);
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   const exited = new Promise<number | string | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal)),
   );
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  while (true) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`server exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not start in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { base, port, dataDir, child, output: () => output, exited };
+  return { child, output: () => output, exited };
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after `killAfterMs`; the exit code (or signal) and seconds taken. */

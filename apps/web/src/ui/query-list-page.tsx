@@ -63,3 +63,27 @@ export function QueryListPage<T>({
     </>
   );
 }
+
+/** A subtitle that counts the items ("3 pending reports, oldest first.") or, when there are none, says what the list holds. */
+export function oldestFirst(one: string, many: string, none: string): (count: number) => string {
+  return (count) => (count > 0 ? `${count} ${count === 1 ? one : many}, oldest first.` : none);
+}
+
+/** The items as a column of cards, one list item each. */
+export function CardList<T extends { id: string }>({
+  items,
+  spacing,
+  children,
+}: {
+  items: T[];
+  spacing: "gap-3" | "gap-4";
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <ul className={`flex flex-col ${spacing}`}>
+      {items.map((item) => (
+        <li key={item.id}>{children(item)}</li>
+      ))}
+    </ul>
+  );
+}

@@ -53,23 +53,17 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
     return { ok: true as const, message: MESSAGES.artistsMerged };
   });
 
-  app.post(
-    "/api/admin/artists/:id/claim",
-    options(okSchema, { params: idParams, body: claimArtistSchema }),
-    async (req) => {
-      const viewer = await viewers.admin(req);
-      await artists.merge(viewer, req.body.userId, req.params.id, "claim");
-      return { ok: true as const, message: MESSAGES.artistClaimed };
-    },
-  );
+  const claim = options(okSchema, { params: idParams, body: claimArtistSchema });
+  app.post("/api/admin/artists/:id/claim", claim, async (req) => {
+    const viewer = await viewers.admin(req);
+    await artists.merge(viewer, req.body.userId, req.params.id, "claim");
+    return { ok: true as const, message: MESSAGES.artistClaimed };
+  });
 
-  app.put(
-    "/api/admin/artists/:id/verified",
-    options(okSchema, { params: idParams, body: verifyArtistSchema }),
-    async (req) => {
-      const viewer = await viewers.superAdmin(req);
-      await artists.setVerified(viewer, req.params.id, req.body.verified);
-      return { ok: true as const, message: req.body.verified ? "Artist verified" : "Artist no longer verified" };
-    },
-  );
+  const verify = options(okSchema, { params: idParams, body: verifyArtistSchema });
+  app.put("/api/admin/artists/:id/verified", verify, async (req) => {
+    const viewer = await viewers.superAdmin(req);
+    await artists.setVerified(viewer, req.params.id, req.body.verified);
+    return { ok: true as const, message: req.body.verified ? "Artist verified" : "Artist no longer verified" };
+  });
 }

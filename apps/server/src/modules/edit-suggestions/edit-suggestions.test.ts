@@ -30,12 +30,8 @@ describeEachDialect("edit suggestions", (dialect) => {
     const songId = (
       await upload(ctx, owner.cookie, { title: "Wrong Nmae", artists: ["Typo Artist"], genre: "Pop" })
     ).json().id;
-    const noReason = await suggest(fan, songId, {
-      title: "Right Name",
-      artists: ["Typo Artist"],
-      genre: "Pop",
-      reason: " ",
-    });
+    const blankReason = { title: "Right Name", artists: ["Typo Artist"], genre: "Pop", reason: " " };
+    const noReason = await suggest(fan, songId, blankReason);
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().error.message).toBe(MESSAGES.suggestionReasonRequired);
     expect(

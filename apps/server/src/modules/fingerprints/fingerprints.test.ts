@@ -123,13 +123,8 @@ describeEachDialect("fingerprints", (dialect) => {
   });
 
   it("tells the uploader when the audio is already on Unheard, and shows admins the match if they go ahead", async () => {
-    const same = encodeWav(track, RATE);
-    const refused = await upload(
-      ctx,
-      up.cookie,
-      { title: "Totally New Title", artists: ["Someone Else"] },
-      { name: "copy.wav", data: same },
-    );
+    const copy = { name: "copy.wav", data: encodeWav(track, RATE) };
+    const refused = await upload(ctx, up.cookie, { title: "Totally New Title", artists: ["Someone Else"] }, copy);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(
       'This audio matches "Fingerprinted" by Finger, which is already on Unheard.',
@@ -137,7 +132,7 @@ describeEachDialect("fingerprints", (dialect) => {
     expect(refused.json().error.details.duplicateOf).toMatchObject({ id: songId, title: "Fingerprinted" });
     const body = multipart(
       { title: "Totally New Title", artists: ["Someone Else"], genre: "Pop", allowDuplicateAudio: "true" },
-      { name: "copy.wav", data: same },
+      copy,
     );
     const forced = await ctx.app.inject({
       method: "POST",

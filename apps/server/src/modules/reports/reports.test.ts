@@ -84,13 +84,8 @@ describeEachDialect("reports", (dialect) => {
     expect(row.status).toBe("resolved");
     expect(row.processed_by).toBe(admin.id);
     expect(row.processed_at).not.toBeNull();
-    const twice = await ctx.app.inject({
-      method: "POST",
-      url: `/api/reports/${id}/process`,
-      headers: { cookie: admin.cookie },
-      payload: { action: "reject" },
-    });
-    expect(twice.statusCode).toBe(409);
+    const twice = { method: "POST", url: `/api/reports/${id}/process`, payload: { action: "reject" } } as const;
+    expect((await ctx.app.inject({ ...twice, headers: { cookie: admin.cookie } })).statusCode).toBe(409);
     expect(
       (await ctx.app.inject({ method: "GET", url: "/api/reports", headers: { cookie: admin.cookie } })).json().items,
     ).toEqual([]);

@@ -82,12 +82,8 @@ describeEachDialect("songs: audio in S3-compatible object storage", (dialect) =>
   });
 
   it("uploads to the bucket, leaving nothing on local disk", async () => {
-    const res = await upload(
-      ctx,
-      owner.cookie,
-      { title: "Bucketed", artists: ["Cloud"] },
-      { name: "b.wav", data: wav },
-    );
+    const file = { name: "b.wav", data: wav };
+    const res = await upload(ctx, owner.cookie, { title: "Bucketed", artists: ["Cloud"] }, file);
     expect(res.statusCode).toBe(201);
     songId = res.json().id;
     audioUrl = res.json().audio.url;

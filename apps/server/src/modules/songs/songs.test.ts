@@ -251,12 +251,8 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
   });
 
   it("applies the owner's edit with a version bump and a history entry", async () => {
-    const noComment = await edit(owner.cookie, {
-      title: "Streamed (v2)",
-      artists: ["Streamer"],
-      genre: "Rock",
-      comment: " ",
-    });
+    const blankComment = { title: "Streamed (v2)", artists: ["Streamer"], genre: "Rock", comment: " " };
+    const noComment = await edit(owner.cookie, blankComment);
     expect(noComment.statusCode).toBe(400);
     expect(noComment.json().error.message).toBe(MESSAGES.editCommentRequired);
     const res = await edit(owner.cookie, {

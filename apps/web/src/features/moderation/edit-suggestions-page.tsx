@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import { Button, LinkButton } from "../../ui/button";
 import { Pill } from "../../ui/list-states";
 import { Notice } from "../../ui/notice";
-import { QueryListPage } from "../../ui/query-list-page";
+import { CardList, oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate } from "./format";
 import { useEditSuggestions } from "./moderation";
 import { ReviewDialog } from "./review-dialog";
@@ -17,11 +17,11 @@ export function EditSuggestionsPage() {
   return (
     <QueryListPage
       title="Edit Suggestions"
-      subtitle={(count) =>
-        count > 0
-          ? `${count} pending ${count === 1 ? "suggestion" : "suggestions"}, oldest first.`
-          : "Corrections the community has proposed to song details."
-      }
+      subtitle={oldestFirst(
+        "pending suggestion",
+        "pending suggestions",
+        "Corrections the community has proposed to song details.",
+      )}
       query={suggestions}
       loadingLabel="Loading edit suggestions"
       errorMessage={MESSAGES.suggestionsLoadFailed}
@@ -32,13 +32,9 @@ export function EditSuggestionsPage() {
       }}
     >
       {(items) => (
-        <ul className="flex flex-col gap-4">
-          {items.map((s) => (
-            <li key={s.id}>
-              <SuggestionCard suggestion={s} onStale={() => void suggestions.refetch()} />
-            </li>
-          ))}
-        </ul>
+        <CardList items={items} spacing="gap-4">
+          {(s) => <SuggestionCard suggestion={s} onStale={() => void suggestions.refetch()} />}
+        </CardList>
       )}
     </QueryListPage>
   );

@@ -6,7 +6,7 @@ import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
 import { Button, LinkButton } from "../../ui/button";
 import { Pill } from "../../ui/list-states";
-import { QueryListPage } from "../../ui/query-list-page";
+import { CardList, oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate, REPORT_REASON_LABELS } from "./format";
 import { useProcessReport, useReports, useSetSongHidden } from "./moderation";
 
@@ -16,11 +16,7 @@ export function ReportsPage() {
   return (
     <QueryListPage
       title="Reports"
-      subtitle={(count) =>
-        count > 0
-          ? `${count} pending ${count === 1 ? "report" : "reports"}, oldest first.`
-          : "Songs the community has flagged for review."
-      }
+      subtitle={oldestFirst("pending report", "pending reports", "Songs the community has flagged for review.")}
       query={reports}
       loadingLabel="Loading reports"
       errorMessage={MESSAGES.reportsLoadFailed}
@@ -31,13 +27,9 @@ export function ReportsPage() {
       }}
     >
       {(items) => (
-        <ul className="flex flex-col gap-3">
-          {items.map((report) => (
-            <li key={report.id}>
-              <ReportCard report={report} />
-            </li>
-          ))}
-        </ul>
+        <CardList items={items} spacing="gap-3">
+          {(report) => <ReportCard report={report} />}
+        </CardList>
       )}
     </QueryListPage>
   );

@@ -5,7 +5,7 @@ import { toast } from "../../lib/toast";
 import { Button, LinkButton } from "../../ui/button";
 import { type Column, DataTable } from "../../ui/data-table";
 import { Pill } from "../../ui/list-states";
-import { QueryListPage } from "../../ui/query-list-page";
+import { oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate } from "../moderation/format";
 import { useApproveWaitlistEntry, useWaitlist, type WaitlistEntry } from "./waitlist";
 
@@ -15,11 +15,7 @@ export function AdminWaitlistPage() {
   return (
     <QueryListPage
       title="Waitlist Management"
-      subtitle={(count) =>
-        count > 0
-          ? `${count} ${count === 1 ? "person is" : "people are"} waiting, oldest first.`
-          : "People waiting to get into Unheard."
-      }
+      subtitle={oldestFirst("person is waiting", "people are waiting", "People waiting to get into Unheard.")}
       actions={
         <LinkButton to="/admin/users" variant="secondary" size="sm">
           All users
