@@ -6,6 +6,7 @@ export * from "./schemas/artist.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";
+export * from "./schemas/leak.js";
 export * from "./schemas/moderation.js";
 
 export * from "./schemas/song.js";

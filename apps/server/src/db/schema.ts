@@ -124,6 +124,20 @@ export type SongTable = {
   /** When an admin resolved the song as a fake leak, and who (decision 015). */
   fake_at: NullableTimestamp;
   fake_by: string | null;
+  /** Leak details (issue 16): producers and features are JSON arrays of names; leak_date is YYYY-MM-DD. */
+  era: string | null;
+  producers: string | null;
+  features: string | null;
+  leak_date: string | null;
+  availability: string | null;
+  quality: string | null;
+  notes: string | null;
+  /** The song this one is a version of, and how (snippet, remix, alternate, official). */
+  version_of: string | null;
+  version_kind: string | null;
+  /** The import batch that created the song, and its row's normalised title and artists. */
+  import_batch_id: string | null;
+  import_key: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -193,6 +207,32 @@ export type SongHistoryTable = {
   edited_at: Timestamp;
 };
 
+export type ImportBatchTable = {
+  id: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  file_name: string;
+  file_sha256: string;
+  options: string;
+  status: string;
+  total_rows: Int;
+  processed_rows: Int;
+  created_count: Int;
+  updated_count: Int;
+  skipped_count: Int;
+  error: string | null;
+  finished_at: NullableTimestamp;
+  undone_at: NullableTimestamp;
+  undone_by: string | null;
+};
+export type ImportChangeTable = { batch_id: string; song_id: string; action: string; previous: string | null };
+export type ImportMappingTable = {
+  header_key: string;
+  mapping: string;
+  updated_by: string | null;
+  updated_at: Timestamp;
+};
+
 export type WaitlistEntryTable = { id: string; name: string; email: string; created_at: Timestamp };
 export type WaitlistApprovalTable = { email: string; approved_by: string | null; approved_at: Timestamp };
 export type FingerprintTable = { hash: number; song_id: string; offset: number };
@@ -249,6 +289,9 @@ export type DB = {
   verification: VerificationTable;
   admin: AdminTable;
   song: SongTable;
+  import_batch: ImportBatchTable;
+  import_change: ImportChangeTable;
+  import_mapping: ImportMappingTable;
   song_artist: SongArtistTable;
   song_fts: SongFtsTable;
   search_word: SearchWordTable;
