@@ -18,22 +18,16 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Song } from "@unheard/shared";
+import { RULES_OFF_ENV } from "../apps/server/src/test/rules-off.js";
 import { emlText } from "../e2e/support/mail.js";
-import {
-  demoServerEnv,
-  freePort,
-  keepOutput,
-  spawnServer,
-  stopProcess,
-  waitUntilOk,
-} from "../e2e/support/server-process.js";
+import { demoServerEnv, stopProcess } from "../e2e/support/server-process.js";
 import { type Check, checkWrites } from "./lib/api-check.js";
 import { AUTH_SECRET, rssMb } from "./lib/api-processes.js";
 import { checkLines } from "./lib/api-report.js";
 import { readOnlySql, soakInvariants } from "./lib/soak-check.js";
 import type { PlanMember, PlanSong, SoakPlan, SoakResult } from "./lib/soak-plan.js";
 import { linearFit, p99Stable, quantile, rssSlopeBound, type Sample, thirds } from "./lib/soak-stats.js";
-import { ROOT, signIn } from "./lib/web-server.js";
+import { ROOT, signIn, startDemoServer } from "./lib/web-server.js";
 
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
@@ -52,24 +46,19 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The production server over the demo catalogue, trust rules off for minutes-old accounts (as bench:api). */
 async function startSoakServer(dataDir: string) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   // The bundle as built, even when sources changed since (bench:api would fall back to tsx): the soak is about
   // the production build; `npm run test:soak` rebuilds what is stale before it starts.
   if (!existsSync(BUNDLE)) throw new Error("apps/server/dist/main.js is missing: run npm run build");
   const label = "apps/server/dist/main.js";
-  const child = spawnServer([BUNDLE], {
-    cwd: ROOT,
-    port,
+  const { baseURL, child, output, healthy } = await startDemoServer([BUNDLE], {
+    dataDir,
+    timeoutMs: 180_000,
+    maxOutput: 50_000,
     env: {
-      ...demoServerEnv(port, dataDir),
       NODE_ENV: "production",
       AUTH_SECRET,
       // The soak's members are minutes old and vote, report and upload all run long: no trust rules, caps or gate.
-      VOTE_MIN_ACCOUNT_DAYS: "0",
-      VOTE_MIN_RECORD: "0",
-      CONTESTED_OPEN_HOURS: "0",
-      DAILY_CAPS: "false",
+      ...RULES_OFF_ENV,
       WAITLIST_GATE: "false",
       VOTES_PER_MINUTE: "100000000",
       AUTH_LIMIT_SCALE: "1000",
@@ -78,13 +67,12 @@ async function startSoakServer(dataDir: string) {
       S3_ENDPOINT: "",
     },
   });
-  const output = keepOutput(child, 50_000);
   const stop = () => stopProcess(child, 15_000);
-  if (!(await waitUntilOk(`${base}/api/health`, child, { timeoutMs: 180_000, intervalMs: 250 }))) {
+  if (!healthy) {
     await stop();
     throw new Error(`The server did not start.\n--- output ---\n${output()}`);
   }
-  return { base, pid: child.pid ?? 0, label, output, stop, exited: () => child.exitCode !== null };
+  return { base: baseURL, pid: child.pid ?? 0, label, output, stop, exited: () => child.exitCode !== null };
 }
 
 /** Wait until the server's background jobs (fingerprinting the demo audio) are done: the soak starts quiet. */

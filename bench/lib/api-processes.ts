@@ -71,6 +71,9 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
       VOTE_MIN_ACCOUNT_DAYS: "0",
       VOTE_MIN_RECORD: "0",
       DAILY_CAPS: "false",
+      // The load comes from one address: the public API's per-address limits would answer most of it 429.
+      PUBLIC_RATE_LIMIT: "0",
+      EXPORT_RATE_LIMIT: "0",
       AUTH_LIMIT_SCALE: "1000",
       WAITLIST_GATE: "false",
       SUPER_ADMIN_EMAIL: "",

@@ -1,4 +1,5 @@
-// The production server as a child process for bench:web: free port, fresh DATA_DIR, demo seed.
+// The production server as a child process for bench:web and the soak: free port, fresh DATA_DIR, demo seed.
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,27 +26,41 @@ export function serverCommand(): { args: string[]; label: string } {
 
 export type RunningServer = { baseURL: string; label: string; stop: () => Promise<void> };
 
+/** A server process over the demo data: its address, process, what it printed, and whether it became healthy. */
+export type DemoServer = { baseURL: string; child: ChildProcess; output: () => string; healthy: boolean };
+
+/**
+ * Run `node …args` from the repository root as a server over the demo data in `dataDir` (`env` on top) on a free
+ * port, and wait up to `timeoutMs` for /api/health; `output` keeps the last `maxOutput` characters it printed.
+ */
+export async function startDemoServer(
+  args: string[],
+  opts: { dataDir: string; env: Record<string, string>; timeoutMs: number; maxOutput?: number },
+): Promise<DemoServer> {
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const child = spawnServer(args, { cwd: ROOT, port, env: { ...demoServerEnv(port, opts.dataDir), ...opts.env } });
+  const output = keepOutput(child, opts.maxOutput);
+  const healthy = await waitUntilOk(`${baseURL}/api/health`, child, { timeoutMs: opts.timeoutMs, intervalMs: 250 });
+  return { baseURL, child, output, healthy };
+}
+
 /** Start the server with the demo data on a free port and wait for /api/health. */
 export async function startServer(): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "unheard-bench-web-"));
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
   const { args, label } = serverCommand();
-  const child = spawnServer(args, {
-    cwd: ROOT,
-    port,
-    env: { ...demoServerEnv(port, dataDir), NODE_ENV: "production", S3_BUCKET: "" },
+  const { baseURL, child, output, healthy } = await startDemoServer(args, {
+    dataDir,
+    env: { NODE_ENV: "production", S3_BUCKET: "" },
+    timeoutMs: 90_000,
   });
-  const output = keepOutput(child);
 
   const stop = async () => {
     await stopProcess(child, 10_000);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  if (await waitUntilOk(`${baseURL}/api/health`, child, { timeoutMs: 90_000, intervalMs: 250 })) {
-    return { baseURL, label, stop };
-  }
+  if (healthy) return { baseURL, label, stop };
   await stop();
   throw new Error(`The server did not become healthy at ${baseURL}.\n--- server output ---\n${output()}`);
 }

@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { request } from "@playwright/test";
+import { RULES_OFF_ENV } from "../../apps/server/src/test/rules-off";
 import { DEMO, type DemoRole, storageStatePath } from "./env";
 import { demoServerEnv, freePort, spawnServer, stopProcess, waitUntilOk } from "./server-process";
 
@@ -86,11 +87,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WAITLIST_GATE: "true",
       // The suite signs in many times from one IP; the limits themselves are covered by the API tests.
       AUTH_LIMIT_SCALE: "20",
-      // Specs verify songs with accounts they have just made; the trust rules (decision 014) are API-tested.
-      VOTE_MIN_ACCOUNT_DAYS: "0",
-      VOTE_MIN_RECORD: "0",
-      CONTESTED_OPEN_HOURS: "0",
-      DAILY_CAPS: "false",
+      // Specs verify songs with accounts they have just made, and every spec browses from 127.0.0.1: the trust
+      // rules (decision 014) and the public API limits (open-data.test.ts) are API-tested.
+      ...RULES_OFF_ENV,
     },
   });
   server.stdout?.pipe(log);

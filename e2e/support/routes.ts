@@ -6,6 +6,7 @@ export const SHELL_ROUTES: { path: string; heading: string | RegExp }[] = [
   { path: "/pending", heading: "Pending Songs" },
   { path: "/upload", heading: "Upload Song" },
   { path: "/about", heading: "About Unheard" },
+  { path: "/developers", heading: "Developers" },
   { path: "/profile", heading: "Profile" },
   { path: "/song/some-song-id", heading: "Song Details" },
   { path: "/songs/some-song-id/edit", heading: "Edit Song" },

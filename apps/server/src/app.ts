@@ -38,8 +38,15 @@ import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo
 import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
 import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { createImportsRepo } from "./modules/imports/imports.repo.js";
+import { importsRoutes } from "./modules/imports/imports.routes.js";
+import { createImportsService } from "./modules/imports/imports.service.js";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { createNotifier } from "./modules/notifications/notifications.service.js";
+import { documentOpenData, OPEN_DATA_TAGS } from "./modules/open-data/open-data.docs.js";
+import { createOpenDataRepo } from "./modules/open-data/open-data.repo.js";
+import { openDataRoutes } from "./modules/open-data/open-data.routes.js";
+import { createOpenDataService } from "./modules/open-data/open-data.service.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { createReportsService } from "./modules/reports/reports.service.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
@@ -156,8 +163,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       components: {
         securitySchemes: { session: { type: "apiKey", in: "cookie", name: "unheard.session_token" } },
       },
+      tags: OPEN_DATA_TAGS,
     },
-    transform: jsonSchemaTransform,
+    transform: documentOpenData(jsonSchemaTransform),
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
@@ -315,6 +323,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
   fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config });
+  importsRoutes(app, {
+    imports: createImportsService({
+      database,
+      repo: createImportsRepo(database),
+      songs: createSongsRepo(database),
+      bus,
+      log: app.log,
+    }),
+    viewers,
+  });
+  openDataRoutes(app, {
+    openData: createOpenDataService({ repo: createOpenDataRepo(database), publicUrl: config.publicUrl }),
+    config,
+  });
   if (deps.background) {
     jobs.start();
     app.addHook("preClose", () => jobs.stop());

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { PUBLIC_API_LIMITS } from "@unheard/shared";
 import { z } from "zod";
 
 const bool = (fallback: boolean) =>
@@ -50,6 +51,8 @@ const envSchema = z.object({
   DAILY_CAPS: bool(true),
   DIRECT_VERIFY_TRUST: z.coerce.number().int().min(0).max(3).default(0),
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
+  PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.readsPerMinute),
+  EXPORT_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.exportsPerMinute),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, '.', '-')")
@@ -113,6 +116,10 @@ export type Config = {
   directVerifyTrust: number;
   /** Multiplies the login/reset/register limits; for test environments that sign in often from one IP. */
   authLimitScale: number;
+  /** Public API reads (songs, artists, search) per client address and minute; 0 = no limit. */
+  publicRateLimit: number;
+  /** Export downloads per client address and minute; 0 = no limit. */
+  exportRateLimit: number;
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
   s3: S3Config | undefined;
 };
@@ -177,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dailyCaps: e.DAILY_CAPS,
     directVerifyTrust: e.DIRECT_VERIFY_TRUST,
     authLimitScale: e.AUTH_LIMIT_SCALE,
+    publicRateLimit: e.PUBLIC_RATE_LIMIT,
+    exportRateLimit: e.EXPORT_RATE_LIMIT,
     s3: s3Config(e, env),
   };
 }

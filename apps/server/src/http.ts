@@ -36,7 +36,7 @@ export async function requireUserId(
 }
 
 /** Visitors' answers may be stored but must be revalidated; the cookie decides who is a visitor. */
-const PUBLIC_CACHE_CONTROL = "public, no-cache";
+export const PUBLIC_CACHE_CONTROL = "public, no-cache";
 
 /**
  * Send a cached public answer (see lib/public-cache.ts) with its stored ETag; buildApp's onSend hook answers

@@ -37,6 +37,7 @@ export const ADMIN_PERMISSIONS = [
   "canBulkImport",
   "canEditAllSongs",
 ] as const;
+export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
 /**
  * Trust levels (decision 015), derived from a member's record: 0 New (votes do not count yet), 1 Member (votes

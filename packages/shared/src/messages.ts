@@ -59,6 +59,22 @@ export const MESSAGES = {
   releaseDateUnknown: "Release date unknown",
   linkNotAvailable: "Link not available",
   dateNotSet: "Not set",
+  // Leak details and versions (issue 16)
+  invalidAvailability: "Please choose a valid availability",
+  invalidQuality: "Please choose a valid audio quality",
+  invalidLeakDate: "Please enter a valid leak date",
+  futureLeakDate: "The leak date cannot be in the future",
+  eraTooLong: "Era must be at most 100 characters",
+  leakNameTooLong: "Names must be at most 100 characters",
+  leakNamesTooMany: "List at most 10 names",
+  leakNotesTooLong: "Notes must be at most 2000 characters",
+  invalidVersionKind: "Please choose what kind of version this is",
+  versionOfSelf: "A song cannot be a version of itself",
+  versionOfVersion: "That song is itself a version of another song. Link to the original instead.",
+  versionHasVersions: "This song has versions of its own, so it cannot become a version of another song",
+  versionTargetNotFound: "The song to link to was not found",
+  versionLinked: "Linked as a version",
+  versionUnlinked: "No longer linked as a version",
   // Voting
   loginToVerify: "Please login to verify songs",
   loginToUpvote: "You must be logged in to upvote",
@@ -77,6 +93,9 @@ export const MESSAGES = {
   ownSongVote: "You cannot vote on your own upload",
   noPendingSongs: "No pending songs available",
   tooManyVotes: "You are voting too fast. Please wait a minute and try again.",
+  // Open data: the public API and the exports, limited per client address
+  tooManyApiRequests: "Too many requests to the public API from your address. Please wait a minute and try again.",
+  tooManyExports: "Too many export downloads from your address. Please wait a minute and try again.",
   // Reports
   loginToReport: "You must be logged in to report songs",
   reportReasonRequired: "Please select a reason for reporting",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MESSAGES } from "./messages.js";
 import { defaultUsername, roleFlags } from "./roles.js";
 import { changePasswordSchema, loginSchema, registerSchema } from "./schemas/auth.js";
+import { leakDetailsSchema, NO_LEAK_DETAILS } from "./schemas/leak.js";
 import { updateProfileSchema } from "./schemas/user.js";
 
 describe("roles (spec §6)", () => {
@@ -68,5 +69,20 @@ describe("account schemas (spec §5)", () => {
     expect(updateProfileSchema.safeParse({ username: "ok name" }).success).toBe(true);
     expect(updateProfileSchema.safeParse({ username: "ok", role: "admin" }).success).toBe(false);
     expect(updateProfileSchema.safeParse({ username: "a" }).success).toBe(false);
+  });
+});
+
+describe("leak details (issue 16)", () => {
+  it("reads blank as none, splits and deduplicates names, and names each refusal", () => {
+    expect(leakDetailsSchema.parse({})).toEqual(NO_LEAK_DETAILS);
+    expect(
+      leakDetailsSchema.parse({ era: " ", producers: "A, a , B", features: ["X", "x", " "], availability: "" }),
+    ).toMatchObject({ era: null, producers: ["A", "B"], features: ["X"], availability: null });
+    const message = (input: object) => leakDetailsSchema.safeParse(input).error?.issues[0]?.message;
+    expect(message({ availability: "leaked" })).toBe(MESSAGES.invalidAvailability);
+    expect(message({ quality: "great" })).toBe(MESSAGES.invalidQuality);
+    expect(message({ leakDate: "2024-02-30" })).toBe(MESSAGES.invalidLeakDate);
+    expect(message({ leakDate: "2999-01-01" })).toBe(MESSAGES.futureLeakDate);
+    expect(message({ producers: Array.from({ length: 11 }, (_, i) => `P${i}`) })).toBe(MESSAGES.leakNamesTooMany);
   });
 });

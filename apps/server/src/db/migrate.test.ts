@@ -173,6 +173,7 @@ describeEachDialect("migrations", (dialect) => {
         "fingerprint_hash_idx",
         "report_status_idx",
         "edit_suggestion_status_idx",
+        "song_audio_match_idx",
       ]),
     );
   });

@@ -72,6 +72,8 @@ describeEachDialect("query plans", (dialect) => {
     ["trending feed", (db) => createSongsRepo(db).trending(filters, 0, 25)],
     ["song page", (db) => createSongsRepo(db).findCard("some-song")],
     ["cards by id", (db) => createSongsRepo(db).findCards(["a", "b"])],
+    ["version facts", (db) => createSongsRepo(db).versionFacts(["a", "b"], ["c"])],
+    ["versions of a song", (db) => createSongsRepo(db).versionsOf("some-song", false)],
     ["viewer state", (db) => createSongsRepo(db).viewerState("some-user", ["a", "b"])],
     ["typo search", (db) => createSongsRepo(db).searchCandidates("midnite circut", 300)],
     [

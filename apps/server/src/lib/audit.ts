@@ -22,7 +22,9 @@ export type AuditAction =
   | "artist.merged"
   | "artist.claimed"
   | "artist.verified"
-  | "artist.unverified";
+  | "artist.unverified"
+  | "import.run"
+  | "import.undone";
 
 /** What kind of record each action's target id names. */
 const TARGET_TYPE = {
@@ -32,6 +34,7 @@ const TARGET_TYPE = {
   suggestion: "edit_suggestion",
   user: "user",
   artist: "user",
+  import: "import_batch",
 } as const satisfies Record<string, string>;
 
 /** Write one audit row, inside the caller's transaction so it commits with the action. */

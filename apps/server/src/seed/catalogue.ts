@@ -2,7 +2,16 @@
 // generated deterministically from word lists (the same catalogue on every machine and every start), so a fresh
 // install looks like a community that has been busy for a year. No real artist names: names are random pairs
 // of made-up and everyday words.
-import { GENRES, type Genre, REPORT_REASONS } from "@unheard/shared";
+import {
+  AVAILABILITIES,
+  type Availability,
+  GENRES,
+  type Genre,
+  type LeakDetails,
+  QUALITIES,
+  REPORT_REASONS,
+  type VersionKind,
+} from "@unheard/shared";
 import { nameKey } from "../lib/text.js";
 import { DEMO_FANS, DEMO_SONGS, type DemoSong } from "./demo-data.js";
 import { hashString, rng } from "./synth.js";
@@ -56,7 +65,55 @@ export type Catalogue = {
   suggestions: DemoSuggestion[];
   /** follower username -> artist names. */
   follows: Map<string, string[]>;
+  /** Song title -> its leak details (demo and catalogue songs; about two in three have some). */
+  leaks: Map<string, LeakDetails>;
+  /** Song title -> the title of the song it is a version of, and how. */
+  versions: Map<string, { of: string; kind: VersionKind }>;
 };
+
+const ERAS = [
+  "Basement Tapes",
+  "Tour Sessions",
+  "Winter Sessions",
+  "Debut Era",
+  "Mixtape Era",
+  "Studio B",
+  "Demo Vault",
+];
+const LEAK_NOTES = [
+  "Surfaced in a group buy.",
+  "Played once on a livestream; this is a recording of that.",
+  "From a studio session dump, not the final mix.",
+  "Previewed on social media, then taken down.",
+  "Leaked alongside the rest of the session files.",
+];
+const VERSION_SUFFIX: Record<VersionKind, string> = {
+  snippet: "Snippet",
+  remix: "Remix",
+  alternate: "Alt Version",
+  official: "Official",
+};
+
+/**
+ * Leak details for a song, from its own seeded generator (so they never disturb the catalogue's): about two in
+ * three songs get some, a snippet-heavy spread of availability, producers drawn from the catalogue's artists.
+ */
+function leakFor(title: string, artists: readonly string[], daysAgoMax: number): LeakDetails | undefined {
+  const r = rng(hashString(`leak ${title}`));
+  if (r() < 0.35) return undefined;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length) % list.length] as T;
+  const producers = r() < 0.7 ? [...new Set([pick(artists), ...(r() < 0.3 ? [pick(artists)] : [])])] : [];
+  const leaked = new Date(Date.UTC(2026, 0, 1) - Math.floor(r() * daysAgoMax) * 864e5).toISOString().slice(0, 10);
+  return {
+    era: r() < 0.6 ? pick(ERAS) : null,
+    producers,
+    features: [],
+    leakDate: r() < 0.7 ? leaked : null,
+    availability: r() < 0.9 ? pick([...AVAILABILITIES, "snippet", "full"] as Availability[]) : null,
+    quality: r() < 0.8 ? pick(QUALITIES) : null,
+    notes: r() < 0.25 ? pick(LEAK_NOTES) : null,
+  };
+}
 
 // Words of the demo songs' own titles stay out, so searching for a demo song finds it first.
 const RESERVED = new Set(
@@ -291,6 +348,37 @@ export function buildCatalogue(songCount: number): Catalogue {
     });
   }
 
+  // Versions (issue 16): about one catalogue song in twelve is a snippet, remix or alternate version of an
+  // earlier song by the same lead artist, titled after it. No random draw here: the rest stays as it was.
+  const versions = new Map<string, { of: string; kind: VersionKind }>();
+  const used = new Set(songs.map((s) => s.title));
+  const kinds: VersionKind[] = ["snippet", "remix", "snippet", "alternate", "remix", "official"];
+  for (let i = 9; i < songs.length; i += 12) {
+    const song = songs[i] as CatalogueSong;
+    // A parent without a tag of its own ("(Demo)", "Pt. 2"), so the version's title reads well.
+    const eligible = (p: CatalogueSong) => p !== song && !versions.has(p.title) && !/[()]|Pt\. /.test(p.title);
+    const earlier = songs.slice(0, i).filter(eligible);
+    const own = earlier.find((p) => p.artists[0] === song.artists[0]);
+    // No earlier song of its own artist (a small catalogue): a remix of the nearest one, by this artist.
+    const parent = own ?? earlier[earlier.length - 1];
+    if (!parent) continue;
+    const kind = own ? (kinds[Math.floor(i / 12) % kinds.length] ?? "snippet") : "remix";
+    const title = own
+      ? `${parent.title} (${VERSION_SUFFIX[kind]})`
+      : `${parent.title} (${song.artists[0] ?? ""} Remix)`;
+    if (used.has(title)) continue;
+    used.delete(song.title);
+    used.add(title);
+    song.title = title;
+    versions.set(title, { of: parent.title, kind });
+  }
+  const leaks = new Map<string, LeakDetails>();
+  const names = artists.map((a) => a.name);
+  for (const s of [...DEMO_SONGS, ...songs]) {
+    const leak = leakFor(s.title, names, 900);
+    if (leak) leaks.set(s.title, leak);
+  }
+
   // Moderation queues: open reports and edit suggestions, and some already handled.
   const verifiedSongs = songs.filter((s) => s.upvotes - s.downvotes >= 3);
   const reports: DemoReport[] = [];
@@ -336,5 +424,5 @@ export function buildCatalogue(songCount: number): Catalogue {
     for (let k = 0; k < n; k++) list.add(weightedArtist().name);
     follows.set(m.username, [...list]);
   }
-  return { artists, members, songs, reports, processedReports, suggestions, follows };
+  return { artists, members, songs, reports, processedReports, suggestions, follows, leaks, versions };
 }

@@ -145,6 +145,24 @@ describeEachDialect("demo data", (dialect) => {
     expect(DEMO_SONGS.every((d) => titles.includes(d.title) || d.votes < 3)).toBe(true);
   });
 
+  it("gives many songs leak details and links some as versions of others (issue 16)", async () => {
+    const { db } = ctx.database;
+    const rows = await db.selectFrom("song").select(["availability", "era", "version_of", "version_kind"]).execute();
+    expect(rows.filter((r) => r.availability !== null).length).toBeGreaterThan(SONGS / 3);
+    expect(rows.filter((r) => r.era !== null).length).toBeGreaterThan(SONGS / 5);
+    const versions = rows.filter((r) => r.version_of !== null);
+    expect(versions.length).toBeGreaterThan(0);
+    expect(versions.every((r) => r.version_kind !== null)).toBe(true);
+    // One level deep: no song a version points at is a version itself.
+    const parents = new Set(versions.map((r) => r.version_of));
+    const parentRows = await db
+      .selectFrom("song")
+      .select("version_of")
+      .where("id", "in", [...parents] as string[])
+      .execute();
+    expect(parentRows.every((r) => r.version_of === null)).toBe(true);
+  });
+
   it("fills the moderation queues, follows, artists and notifications", async () => {
     const { db } = ctx.database;
     const count = async (q: Promise<{ n: unknown } | undefined>) => Number((await q)?.n ?? 0);

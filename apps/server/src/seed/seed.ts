@@ -1,6 +1,12 @@
 import { copyFile, link, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { ADMIN_PERMISSIONS, POINTS_FOR_VERIFIED_SONG, POINTS_PER_VOTE, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import {
+  ADMIN_PERMISSIONS,
+  NO_LEAK_DETAILS,
+  POINTS_FOR_VERIFIED_SONG,
+  POINTS_PER_VOTE,
+  VERIFICATION_THRESHOLD,
+} from "@unheard/shared";
 import { hashPassword } from "better-auth/crypto";
 import { type Insertable, type Kysely, sql } from "kysely";
 import type { Config } from "../config.js";
@@ -21,6 +27,8 @@ import { type AudioStorage, createStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
 import { currentValues, insertSuggestion } from "../modules/edit-suggestions/edit-suggestions.repo.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
+import { NO_AUDIO_COLUMNS } from "../modules/imports/imports.service.js";
+import { leakColumns } from "../modules/songs/leak-details.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { buildCatalogue, type Catalogue, type CatalogueSong, DEMO_SONG_TOTAL } from "./catalogue.js";
 import { type DemoAudioProgress, type DemoClip, findCachedDemoAudio, prepareDemoAudio } from "./demo-audio.js";
@@ -424,24 +432,11 @@ async function seedSongs(
         genre: s.genre,
         release_date: release,
         soundcloud_url: s.soundcloud ?? null,
+        ...leakColumns(catalogue.leaks.get(s.title) ?? NO_LEAK_DETAILS),
         submitted_by: submitter,
         status: verified ? "verified" : "pending",
         verified_at: verifiedAt,
-        ...(clip
-          ? audioColumns(clip, keyOf.get(clip) ?? "")
-          : {
-              audio_key: null,
-              audio_mime: null,
-              audio_size: null,
-              audio_sha256: null,
-              duration_sec: null,
-              sample_rate: null,
-              channels: null,
-              audio_min: null,
-              audio_max: null,
-              audio_mean: null,
-              silence_ratio: null,
-            }),
+        ...(clip ? audioColumns(clip, keyOf.get(clip) ?? "") : NO_AUDIO_COLUMNS),
         created_at: createdAt,
         updated_at: verifiedAt ?? createdAt,
       })
@@ -505,6 +500,14 @@ async function seedSongs(
         favorites.push({ song_id: songId, user_id: user, created_at: iso(at) });
       }
     }
+  }
+
+  // Versions (issue 16): linked once both songs exist.
+  for (const [title, v] of catalogue.versions) {
+    const id = songIds.get(title);
+    const of = songIds.get(v.of);
+    if (id && of)
+      await trx.updateTable("song").set({ version_of: of, version_kind: v.kind }).where("id", "=", id).execute();
   }
 
   // The listener likes a few catalogue songs, so their favourites page is not empty.
@@ -629,6 +632,13 @@ async function seedModeration(
       genre: s.change === "genre" ? (current.genre === "Pop" ? "Electronic" : "Pop") : current.genre,
       releaseDate: s.change === "releaseDate" ? iso(now + (14 + i * 9) * DAY).slice(0, 10) : current.releaseDate,
       soundcloudUrl: current.soundcloudUrl,
+      era: current.era,
+      producers: current.producers,
+      features: current.features,
+      leakDate: current.leakDate,
+      availability: current.availability,
+      quality: current.quality,
+      notes: current.notes,
     };
     const id = await insertSuggestion(trx, by, songId, fields, s.reason);
     const submitted = now - (1 + r() * 10) * DAY;

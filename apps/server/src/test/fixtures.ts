@@ -51,26 +51,18 @@ export function multipart(
   return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 
-/** Upload a song through the API. */
+/** Upload a song through the API: the form's fields (genre Pop unless given, any extra field such as leak details). */
 export function upload(
   ctx: TestContext,
   cookie: string | undefined,
-  fields: { title?: string; artists?: string[]; genre?: string; releaseDate?: string; soundcloudUrl?: string },
+  fields: { title?: string; artists?: string[]; genre?: string; [field: string]: string | string[] | undefined },
   file: { name: string; data: Buffer; type?: string } | null = {
     name: "song.wav",
     data: wavFile(2, fields.title ?? "x"),
   },
 ) {
-  const body = multipart(
-    {
-      ...(fields.title !== undefined ? { title: fields.title } : {}),
-      ...(fields.artists ? { artists: fields.artists } : {}),
-      genre: fields.genre ?? "Pop",
-      ...(fields.releaseDate !== undefined ? { releaseDate: fields.releaseDate } : {}),
-      ...(fields.soundcloudUrl !== undefined ? { soundcloudUrl: fields.soundcloudUrl } : {}),
-    },
-    file ?? undefined,
-  );
+  const given = Object.entries(fields).filter((e): e is [string, string | string[]] => e[1] !== undefined);
+  const body = multipart({ genre: "Pop", ...Object.fromEntries(given) }, file ?? undefined);
   return ctx.app.inject({
     method: "POST",
     url: "/api/songs",
@@ -125,6 +117,15 @@ export function useMembers<K extends string>(
     }
   });
   return users;
+}
+
+/** The cast of a moderation suite: a song's owner, another member and an admin, e-mails tagged with `tag`. */
+export function useOwnerFanAdmin(ctx: TestContext, tag: string) {
+  return useMembers(ctx, {
+    owner: `owner-${tag}@example.com`,
+    fan: `fan-${tag}@example.com`,
+    admin: [`admin-${tag}@example.com`, "admin"],
+  });
 }
 
 /** The names of the files in a folder of the data dir; none when it does not exist yet. */

@@ -10,6 +10,7 @@ import { type Database, type Dialect, openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
 import type { App } from "../http.js";
 import type { Mailer } from "../lib/mail.js";
+import { RULES_OFF_ENV } from "./rules-off.js";
 
 /** Dialects this run covers: TEST_DIALECTS=sqlite (default), postgres, or both. */
 export const DIALECTS: Dialect[] = (process.env.TEST_DIALECTS ?? "sqlite")
@@ -130,11 +131,9 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
     LOG_LEVEL: "silent",
     // Other features' tests vote and upload with fresh accounts: the trust rules and daily caps (decisions 014,
-    // 015) are off unless a test turns them on (votes.trust.test.ts runs them at their defaults).
-    VOTE_MIN_ACCOUNT_DAYS: "0",
-    VOTE_MIN_RECORD: "0",
-    CONTESTED_OPEN_HOURS: "0",
-    DAILY_CAPS: "false",
+    // 015) are off unless a test turns them on (votes.trust.test.ts runs them at their defaults). Tests make many
+    // public reads from one address; open-data.test.ts turns the per-address limits on.
+    ...RULES_OFF_ENV,
     ...opts.env,
   };
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
@@ -224,6 +223,9 @@ export function sessionCookie(res: { headers: Record<string, unknown> }): string
   return cookie.split(";")[0] ?? "";
 }
 
+/** Where a test client registers from: a client address and a device cookie (the ring view's signals). */
+export type ClientOrigin = { ip?: string; device?: string };
+
 /**
  * Register, verify through the e-mailed link, and log in; returns the session cookie. `origin` registers from
  * a client address and with a device cookie (the ring view's signals).
@@ -232,7 +234,7 @@ export async function signUp(
   ctx: TestContext,
   email: string,
   password = "secret123",
-  origin: { ip?: string; device?: string } = {},
+  origin: ClientOrigin = {},
 ): Promise<string> {
   const reg = await ctx.app.inject({
     method: "POST",

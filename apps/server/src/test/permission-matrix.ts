@@ -124,6 +124,7 @@ const SUPER_ADMIN: Statuses = [401, 403, 403, 403, 403, 200, 403];
 /** A hidden song: 404 to all but admins (reads), after the sign-in checks (writes). */
 const HIDDEN_READ: Statuses = [404, 404, 404, 404, 200, 200, 404];
 const HIDDEN_WRITE: Statuses = [401, 403, 404, 404, 200, 200, 404];
+const OWNER_OR_ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 200];
 
 type Build = MatrixCase["request"];
 
@@ -155,6 +156,8 @@ const onFreshSong =
     url: `/api/songs/${await fx.freshSong({ hidden })}${suffix}`,
     ...(payload ? { payload: payload(fx) } : {}),
   });
+/** Link a song as a remix of the shared song. */
+const versionLink = (fx: MatrixFixtures) => ({ songId: fx.ids.song, kind: "remix" });
 /** A call on a shared object that must leave the owner's own row of it alone. */
 const sparingOwner =
   (url: (fx: MatrixFixtures) => string, ownersRow: (fx: MatrixFixtures) => Promise<unknown>): Build =>
@@ -177,6 +180,12 @@ const readNotification =
 /** A POST of the role's own e-mail address (mail about an account: the same answer for everyone). */
 const mailTo = (route: string) =>
   row("POST", route, EVERYONE, (fx, role) => ({ url: route, payload: { email: fx.emailOf(role) } }));
+/** A one-song tracker CSV posted to an import route (small enough to finish within the request). */
+const importFile = (fx: MatrixFixtures, url: string): MatrixRequest => {
+  const csv = `Name,Artist,Leak Date\n${fx.unique("Imported")},Matrix Artist,2021-01-05\n`;
+  const body = multipart({}, { name: "tracker.csv", data: Buffer.from(csv), type: "text/csv", field: "file" });
+  return { url, payload: body.payload, headers: body.headers };
+};
 const freshPlaceholder = (fx: MatrixFixtures) => fx.freshUser({ placeholderArtist: true });
 
 /** The matrix. Columns: visitor, unverified, user, verified_contributor, admin, super_admin, owner. */
@@ -264,6 +273,11 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     "hidden song",
   ),
   row("DELETE", "/api/songs/:id", [401, 403, 403, 403, 403, 200, 403], onFreshSong("")),
+  // Versions (issue 16): linking is an edit, for the owner and admins only (no review path).
+  ...songReads("/versions"),
+  row("PUT", "/api/songs/:id/version-of", OWNER_OR_ADMINS, onFreshSong("/version-of", versionLink)),
+  row("PUT", "/api/songs/:id/version-of", HIDDEN_WRITE, onFreshSong("/version-of", versionLink, true), "hidden song"),
+  row("DELETE", "/api/songs/:id/version-of", OWNER_OR_ADMINS, onFreshSong("/version-of")),
   // The owner's favourite of the shared song is theirs alone.
   row("PUT", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
   row("DELETE", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
@@ -409,6 +423,20 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
       : { url: `/api/admin/users/${self}/role`, payload: { role: "admin" } };
   }),
   get("/api/admin/audit", SUPER_ADMIN),
+
+  // open data
+  get("/api/export/songs.csv", EVERYONE),
+  get("/api/export/songs.json", EVERYONE),
+
+  // imports (issue 16): admins holding canBulkImport; the matrix's admin has the default record (no admin row, so
+  // no permission), the super admin holds every permission. A made-up batch: 404 once past the permission check.
+  row("POST", "/api/imports/preview", SUPER_ADMIN, (fx) => importFile(fx, "/api/imports/preview")),
+  row("POST", "/api/imports", [401, 403, 403, 403, 403, 201, 403], (fx) => importFile(fx, "/api/imports")),
+  get("/api/imports", SUPER_ADMIN),
+  get("/api/imports/:id", [401, 403, 403, 403, 403, 404, 403], "/api/imports/no-such-batch"),
+  row("POST", "/api/imports/:id/undo", [401, 403, 403, 403, 403, 404, 403], () => ({
+    url: "/api/imports/no-such-batch/undo",
+  })),
 
   // fingerprints and recognition
   row("POST", "/api/recognition/pcm", SUPER_ADMIN, () => {

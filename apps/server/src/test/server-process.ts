@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { multipart, wavFile } from "./fixtures.js";
 import { lastLink } from "./harness.js";
 import { freePort } from "./net.js";
+import { RULES_OFF_ENV } from "./rules-off.js";
 
 /** apps/server: where `src/main.ts` is run from. */
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -44,10 +45,7 @@ export function serverEnv(port: number, dataDir: string, extra: Record<string, s
     LOG_LEVEL: "warn",
     LOG_FORMAT: "json",
     WAITLIST_GATE: "false",
-    VOTE_MIN_ACCOUNT_DAYS: "0",
-    VOTE_MIN_RECORD: "0",
-    CONTESTED_OPEN_HOURS: "0",
-    DAILY_CAPS: "false",
+    ...RULES_OFF_ENV,
     VOTES_PER_MINUTE: "100000",
     AUTH_LIMIT_SCALE: "1000",
     ...extra,

@@ -2,6 +2,7 @@ import type { Me } from "@unheard/shared";
 import {
   AudioLines,
   FilePenLine,
+  FileUp,
   Flag,
   Gauge,
   Heart,
@@ -49,6 +50,7 @@ export function adminNavItems(me: Me | null): NavItem[] {
     { to: "/admin/waitlist", label: "Waitlist", icon: ListOrdered },
     { to: "/admin/users", label: "Users", icon: Users },
   ];
+  if (me.permissions.includes("canBulkImport")) items.push({ to: "/admin/import", label: "Import", icon: FileUp });
   if (me.isSuperAdmin) {
     items.push(
       { to: "/admin/audit", label: "Audit Log", icon: ScrollText },

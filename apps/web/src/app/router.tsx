@@ -25,6 +25,8 @@ const adminScreens: RouteObject[] = [
   screen("edit-suggestions", () => import("../features/moderation/edit-suggestions-page"), "EditSuggestionsPage"),
   screen("admin/waitlist", () => import("../features/waitlist/admin-waitlist-page"), "AdminWaitlistPage"),
   screen("admin/users", () => import("../features/admin/admin-users-page"), "AdminUsersPage"),
+  // The page itself also checks the canBulkImport permission.
+  screen("admin/import", () => import("../features/imports/import-page"), "ImportPage"),
 ];
 const superAdminScreens: RouteObject[] = [
   screen("admin/audit", () => import("../features/admin/admin-audit-page"), "AdminAuditPage"),
@@ -45,6 +47,7 @@ const memberScreens: RouteObject[] = [
 const openScreens: RouteObject[] = [
   screen(undefined, () => import("../features/songs/home-page"), "HomePage"),
   screen("about", () => import("../features/about/about-page"), "AboutPage"),
+  screen("developers", () => import("../features/developers/developers-page"), "DevelopersPage"),
   screen("login", () => import("../features/accounts/login-page"), "LoginPage"),
   screen("register", () => import("../features/accounts/register-page"), "RegisterPage"),
   screen("reset-password", () => import("../features/accounts/reset-password-page"), "ResetPasswordPage"),

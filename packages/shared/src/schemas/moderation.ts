@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { REPORT_REASONS, ROLES } from "../constants.js";
 import { MESSAGES } from "../messages.js";
-import { artistsSchema, genreSchema, releaseDateSchema, soundcloudUrlSchema, userRefSchema } from "./song.js";
+import { leakDetailsSchema } from "./leak.js";
+import {
+  artistsSchema,
+  genreSchema,
+  recordedSongSchema,
+  releaseDateSchema,
+  soundcloudUrlSchema,
+  userRefSchema,
+} from "./song.js";
 
 /** 'User {email} is now off the waitlist!' (spec §8). */
 export const offWaitlistMessage = (email: string) => `User ${email} is now off the waitlist!`;
@@ -32,14 +40,7 @@ export const processReportSchema = z.object({ action: z.enum(["resolve", "reject
 export const hideSongSchema = z.object({ hidden: z.boolean() });
 
 /** The fields an edit suggestion can change (spec §3 Edit suggestion). */
-export const suggestionValuesSchema = z.object({
-  title: z.string(),
-  artist: z.string(),
-  artists: z.array(z.string()),
-  genre: z.string(),
-  releaseDate: z.string().nullable(),
-  soundcloudUrl: z.string().nullable(),
-});
+export const suggestionValuesSchema = recordedSongSchema.extend({ artist: z.string() });
 export type SuggestionValues = z.infer<typeof suggestionValuesSchema>;
 
 export const suggestEditSchema = z.object({
@@ -48,6 +49,7 @@ export const suggestEditSchema = z.object({
   genre: genreSchema,
   releaseDate: releaseDateSchema,
   soundcloudUrl: soundcloudUrlSchema,
+  ...leakDetailsSchema.shape,
   reason: z
     .string({ error: MESSAGES.suggestionReasonRequired })
     .trim()

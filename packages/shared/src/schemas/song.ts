@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { GENRES, RELEASE_FILTERS } from "../constants.js";
 import { MESSAGES } from "../messages.js";
+import {
+  AVAILABILITIES,
+  leakDetailsSchema,
+  QUALITIES,
+  recordedLeakDetailsSchema,
+  uniqueNames,
+  versionOfSchema,
+} from "./leak.js";
 
 const SOUNDCLOUD_HOSTS = new Set(["soundcloud.com", "www.soundcloud.com", "m.soundcloud.com", "on.soundcloud.com"]);
 
@@ -56,18 +64,7 @@ const titleSchema = z
 export const artistsSchema = z
   .array(z.string().max(100, "Artist names must be at most 100 characters"), { error: MESSAGES.uploadRequiredFields })
   .max(10, "At most 10 artists")
-  .transform((list) => {
-    const seen = new Set<string>();
-    const out: string[] = [];
-    for (const raw of list) {
-      const name = raw.normalize("NFKC").trim().replace(/\s+/g, " ");
-      const key = name.toLowerCase();
-      if (!name || seen.has(key)) continue;
-      seen.add(key);
-      out.push(name);
-    }
-    return out;
-  })
+  .transform(uniqueNames)
   .refine((list) => list.length > 0, MESSAGES.uploadRequiredFields);
 
 export const genreSchema = z.enum(GENRES, { error: MESSAGES.invalidGenre });
@@ -79,6 +76,7 @@ export const uploadSongSchema = z.object({
   genre: genreSchema,
   releaseDate: releaseDateSchema,
   soundcloudUrl: soundcloudUrlSchema,
+  ...leakDetailsSchema.shape,
 });
 export type UploadSongInput = z.input<typeof uploadSongSchema>;
 
@@ -126,8 +124,22 @@ export const songSchema = z.object({
   audio: songAudioSchema.nullable(),
   /** The song's generated cover art (SVG); the URL changes when the title or the credited artists do. */
   coverUrl: z.string(),
+  /** Leak details (issue 16): each null (or empty) when unknown. */
+  era: z.string().nullable(),
+  producers: z.array(z.string()),
+  features: z.array(z.string()),
+  leakDate: z.string().nullable(),
+  availability: z.enum(AVAILABILITIES).nullable(),
+  quality: z.enum(QUALITIES).nullable(),
+  notes: z.string().nullable(),
+  /** The song this one is a version of (a snippet, a remix...), or null. */
+  versionOf: versionOfSchema.nullable(),
+  /** How many visible songs are versions of this one. */
+  versionCount: z.number(),
   /** Admins only: the existing song this upload's audio matched (the uploader confirmed it anyway). */
   audioMatch: z.object({ songId: z.string(), title: z.string(), confidence: z.number() }).nullable(),
+  /** The owner and admins: the song this upload's audio matched, offered as the song it may be a version of. */
+  versionSuggestion: z.object({ songId: z.string(), title: z.string() }).nullable(),
   isFavorite: z.boolean(),
   myVote: z.enum(["up", "down"]).nullable(),
   /** Why the viewer's vote does not count toward verification yet (decision 014), or null. */
@@ -140,6 +152,10 @@ export const songSchema = z.object({
 });
 export type Song = z.infer<typeof songSchema>;
 
+/** The versions of a song (snippets, remixes...), oldest first. */
+export const songVersionsSchema = z.object({ items: z.array(songSchema) });
+export type SongVersions = z.infer<typeof songVersionsSchema>;
+
 export const songPageSchema = z.object({ items: z.array(songSchema), nextCursor: z.string().nullable() });
 export type SongPage = z.infer<typeof songPageSchema>;
 
@@ -148,6 +164,8 @@ export const feedQuerySchema = z.object({
   feed: z.enum(["trending", "newest"]).default("newest"),
   genre: z.enum(["All", ...GENRES]).default("All"),
   release: z.enum(["all", ...RELEASE_FILTERS]).default("all"),
+  availability: z.enum(["all", ...AVAILABILITIES], { error: MESSAGES.invalidAvailability }).default("all"),
+  quality: z.enum(["all", ...QUALITIES], { error: MESSAGES.invalidQuality }).default("all"),
   next7: z
     .enum(["true", "false", "1", "0"])
     .optional()
@@ -189,14 +207,21 @@ export const editResultSchema = z.discriminatedUnion("applied", [
 ]);
 export type EditResult = z.infer<typeof editResultSchema>;
 
+/** A song's fields as history entries and edit suggestions record them; leak details only since issue 16. */
+export const recordedSongSchema = z.object({
+  title: z.string(),
+  artists: z.array(z.string()),
+  genre: z.string(),
+  releaseDate: z.string().nullable(),
+  soundcloudUrl: z.string().nullable(),
+  ...recordedLeakDetailsSchema.shape,
+});
+
 export const songHistoryEntrySchema = z.object({
   version: z.number(),
-  previous: z.object({
-    title: z.string(),
-    artists: z.array(z.string()),
-    genre: z.string(),
-    releaseDate: z.string().nullable(),
-    soundcloudUrl: z.string().nullable(),
+  previous: recordedSongSchema.extend({
+    // The version link, in entries recorded since issue 16.
+    versionOf: z.object({ id: z.string(), title: z.string(), kind: z.string() }).nullable().optional(),
   }),
   comment: z.string().nullable(),
   editedBy: userRefSchema.nullable(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES, USERNAME_MAX_LENGTH } from "../constants.js";
+import { ADMIN_PERMISSIONS, ROLES, USERNAME_MAX_LENGTH } from "../constants.js";
 import { socialLinksSchema } from "./common.js";
 
 /** A member's trust (decision 015): level, whether their votes count and why not, and their daily caps (null for admins). */
@@ -36,6 +36,8 @@ export const meSchema = z.object({
   canManageUsers: z.boolean(),
   canManageContent: z.boolean(),
   canDeleteContent: z.boolean(),
+  /** The admin permissions of spec §3 this user holds (super admins: all; others: their admin record's). */
+  permissions: z.array(z.enum(ADMIN_PERMISSIONS)),
   /** True when the waitlist gate holds this user back (gate on, not approved, not admin). */
   waitlisted: z.boolean(),
   trust: trustSchema,

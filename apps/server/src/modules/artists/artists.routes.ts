@@ -9,7 +9,7 @@ import {
   updateArtistSchema,
   verifyArtistSchema,
 } from "@unheard/shared";
-import type { App } from "../../http.js";
+import { type App, PUBLIC_CACHE_CONTROL } from "../../http.js";
 import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ArtistsService } from "./artists.service.js";
@@ -20,14 +20,22 @@ const options = routeOptions(["artists"], 400, 401, 403, 404);
 export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers: ViewerResolver }) {
   const { artists, viewers } = deps;
 
-  app.get("/api/artists/:id", options(artistSchema, { params: idParams }), async (req) =>
-    artists.get(req.params.id, await viewers.viewer(req)),
-  );
+  // A visitor's answer is the same for every visitor (no follow state, no pending songs): shared caches may keep
+  // it, as they may the feeds' (buildApp's onSend hook adds the ETag and Vary).
+  app.get("/api/artists/:id", options(artistSchema, { params: idParams }), async (req, reply) => {
+    const viewer = await viewers.viewer(req);
+    if (!viewer) reply.header("cache-control", PUBLIC_CACHE_CONTROL);
+    return artists.get(req.params.id, viewer);
+  });
 
   app.get(
     "/api/artists/:id/songs",
     options(songPageSchema, { params: idParams, querystring: pageQuery() }),
-    async (req) => artists.songs(req.params.id, await viewers.viewer(req), req.query.cursor, req.query.limit),
+    async (req, reply) => {
+      const viewer = await viewers.viewer(req);
+      if (!viewer) reply.header("cache-control", PUBLIC_CACHE_CONTROL);
+      return artists.songs(req.params.id, viewer, req.query.cursor, req.query.limit);
+    },
   );
 
   for (const method of ["PUT", "DELETE"] as const) {

@@ -1,4 +1,4 @@
-import { MESSAGES, ROLES, type Role, roleFlags } from "@unheard/shared";
+import { type AdminPermission, MESSAGES, ROLES, type Role, roleFlags } from "@unheard/shared";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.js";
 import { webHeaders } from "../../http.js";
@@ -72,6 +72,18 @@ export function createViewerResolver(deps: {
       const v = await viewer(req);
       if (!v) throw new AppError("unauthorized", MESSAGES.signInRequired);
       if (!v.isAdmin) throw new AppError("forbidden", MESSAGES.adminOnly);
+      return v;
+    },
+    /**
+     * An admin holding `permission` (spec §3 Admin): super admins hold them all, other admins what their admin
+     * record grants; 403 with `message` otherwise.
+     */
+    async permitted(req: FastifyRequest, permission: AdminPermission, message: string): Promise<Viewer> {
+      const v = await viewer(req);
+      if (!v) throw new AppError("unauthorized", MESSAGES.signInRequired);
+      if (v.isSuperAdmin) return v;
+      if (!v.isAdmin || !(await users.adminPermissions(v.id)).includes(permission))
+        throw new AppError("forbidden", message);
       return v;
     },
     async superAdmin(req: FastifyRequest): Promise<Viewer> {

@@ -1,10 +1,11 @@
-import type { SuggestionValues } from "@unheard/shared";
+import type { LeakDetails, SuggestionValues } from "@unheard/shared";
 import { MESSAGES } from "@unheard/shared";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
+import { leakOf } from "../songs/leak-details.js";
 
 /** Song fields as an edit suggestion holds them. */
 type Fields = {
@@ -13,13 +14,13 @@ type Fields = {
   genre: string;
   releaseDate: string | null;
   soundcloudUrl: string | null;
-};
+} & LeakDetails;
 
 /** The song's current values in suggestion form. */
 export async function currentValues(
   trx: Kysely<DB>,
   songId: string,
-): Promise<(SuggestionValues & { version: number }) | undefined> {
+): Promise<(SuggestionValues & LeakDetails & { version: number }) | undefined> {
   const song = await trx.selectFrom("song").selectAll().where("id", "=", songId).executeTakeFirst();
   if (!song) return undefined;
   const artists = await trx
@@ -37,6 +38,7 @@ export async function currentValues(
     genre: song.genre,
     releaseDate: song.release_date,
     soundcloudUrl: song.soundcloud_url,
+    ...leakOf(song),
     version: Number(song.version),
   };
 }
@@ -59,6 +61,13 @@ export async function insertSuggestion(
     genre: fields.genre,
     releaseDate: fields.releaseDate,
     soundcloudUrl: fields.soundcloudUrl,
+    era: fields.era,
+    producers: fields.producers,
+    features: fields.features,
+    leakDate: fields.leakDate,
+    availability: fields.availability,
+    quality: fields.quality,
+    notes: fields.notes,
   };
   const id = newId();
   await trx

@@ -1,4 +1,4 @@
-import { type EditSuggestion, MESSAGES, type SuggestionValues } from "@unheard/shared";
+import { type EditSuggestion, LEAK_FIELDS, type LeakDetails, MESSAGES, type SuggestionValues } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
@@ -9,11 +9,14 @@ import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongFields, SongsService } from "../songs/songs.service.js";
 import { currentValues, insertSuggestion } from "./edit-suggestions.repo.js";
 
-const FIELDS = ["title", "artist", "genre", "releaseDate", "soundcloudUrl"] as const;
+const FIELDS = ["title", "artist", "genre", "releaseDate", "soundcloudUrl", ...LEAK_FIELDS] as const;
 
-/** Which of the spec's fields differ between two value sets. */
+/** A field's value for comparison: an empty list is no value (suggestions made before issue 16 lack them). */
+const comparable = (v: unknown) => (Array.isArray(v) ? (v.length > 0 ? JSON.stringify(v) : null) : (v ?? null));
+
+/** Which of the spec's fields (and leak details) differ between two value sets. */
 export function changedFields(a: SuggestionValues, b: SuggestionValues): string[] {
-  return FIELDS.filter((f) => (a[f] ?? null) !== (b[f] ?? null));
+  return FIELDS.filter((f) => comparable(a[f]) !== comparable(b[f]));
 }
 
 /** Edit suggestions (spec §4): members propose, admins approve (applied with history) or reject. */
@@ -113,6 +116,13 @@ export function createEditSuggestionsService(deps: {
               genre: pick("genre") as SongFields["genre"],
               releaseDate: pick("releaseDate"),
               soundcloudUrl: pick("soundcloudUrl"),
+              era: pick("era") ?? null,
+              producers: pick("producers") ?? [],
+              features: pick("features") ?? [],
+              leakDate: pick("leakDate") ?? null,
+              availability: (pick("availability") ?? null) as LeakDetails["availability"],
+              quality: (pick("quality") ?? null) as LeakDetails["quality"],
+              notes: pick("notes") ?? null,
             },
             `Suggested edit: ${s.reason}`,
           );

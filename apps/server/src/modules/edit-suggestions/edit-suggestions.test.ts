@@ -1,15 +1,11 @@
 import { MESSAGES } from "@unheard/shared";
 import { expect, it } from "vitest";
-import { type User, upload, useMembers } from "../../test/fixtures.js";
+import { type User, upload, useOwnerFanAdmin } from "../../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("edit suggestions", (dialect) => {
   const ctx = useTestApp(dialect);
-  const { owner, fan, admin } = useMembers(ctx, {
-    owner: "owner-s@example.com",
-    fan: "fan-s@example.com",
-    admin: ["admin-s@example.com", "admin"],
-  });
+  const { owner, fan, admin } = useOwnerFanAdmin(ctx, "s");
 
   const suggest = (u: User | undefined, id: string, payload: object) =>
     ctx.app.inject({

@@ -1,15 +1,12 @@
 import { MESSAGES } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
-import { storedNumber, type User, upload, useMembers, verify } from "../../test/fixtures.js";
+import { storedNumber, type User, upload, useOwnerFanAdmin, verify } from "../../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("reports", (dialect) => {
   const ctx = useTestApp(dialect);
-  const { owner, reporter, admin } = useMembers(ctx, {
-    owner: "owner-r@example.com",
-    reporter: "reporter@example.com",
-    admin: ["admin-r@example.com", "admin"],
-  });
+  // The reporter signs up as fan-r@example.com, so their username is "fan-r".
+  const { owner, fan: reporter, admin } = useOwnerFanAdmin(ctx, "r");
   let songId: string;
   beforeAll(async () => {
     songId = (await upload(ctx, owner.cookie, { title: "Reported", artists: ["Rep"] })).json().id;
@@ -69,7 +66,7 @@ describeEachDialect("reports", (dialect) => {
         songTitle: "Reported",
         reason: "fake_leak",
         details: "AI voice",
-        reporter: { id: reporter.id, username: "reporter" },
+        reporter: { id: reporter.id, username: "fan-r" },
       }),
     ]);
     const id = list.items[0].id;

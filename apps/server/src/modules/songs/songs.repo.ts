@@ -16,6 +16,9 @@ export type FeedFilters = {
   genre: string;
   release: "all" | "all_unreleased" | "dated" | "undated" | "released";
   next7: boolean;
+  /** Leak details (issue 16); "all" or absent for any. */
+  availability?: string;
+  quality?: string;
 };
 
 /** Keyset position in the newest feed. */
@@ -40,6 +43,8 @@ function filterExpr(eb: ExpressionBuilder<DB, "song">, f: FeedFilters): Expressi
   if (f.release === "dated") parts.push(eb("song.release_date", "is not", null));
   if (f.release === "undated") parts.push(eb("song.release_date", "is", null));
   if (f.release === "released") parts.push(eb("song.release_date", "<", t));
+  if (f.availability && f.availability !== "all") parts.push(eb("song.availability", "=", f.availability));
+  if (f.quality && f.quality !== "all") parts.push(eb("song.quality", "=", f.quality));
   if (f.next7) parts.push(eb.and([eb("song.release_date", ">=", t), eb("song.release_date", "<=", inDays(7))]));
   return eb.and(parts);
 }
@@ -53,7 +58,7 @@ export type SongCredits = {
 };
 
 /** A song a search may return, with what ranking needs. */
-export type SearchCandidate = { id: string; title: string; favorite_count: number };
+export type SearchCandidate = { id: string; title: string; favorite_count: number; version_of: string | null };
 
 /** A song row with its credits. */
 export type SongCardRow = SongRow & SongCredits;
@@ -194,6 +199,23 @@ export function createSongsRepo(database: Database) {
     return rows.map((r) => r.song_id);
   }
 
+  /**
+   * The songs among `ids` a search may show (verified, not hidden), with what ranking needs. Visibility is
+   * checked here, not in SQL: given status and is_hidden, SQLite's planner walks a status index over the whole
+   * catalogue instead of looking the ids up by key (35 ms instead of 0.2 ms at 100,000 songs).
+   */
+  async function searchable(ids: string[]): Promise<SearchCandidate[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom("song")
+      .select(["id", "title", "favorite_count", "status", "is_hidden", "version_of"])
+      .where("id", "in", ids)
+      .execute();
+    return rows
+      .filter((r) => r.status === "verified" && !r.is_hidden)
+      .map((r) => ({ id: r.id, title: r.title, favorite_count: r.favorite_count, version_of: r.version_of }));
+  }
+
   return {
     /** A song with its credits, for its page. */
     async findCard(id: string): Promise<SongCardRow | undefined> {
@@ -312,18 +334,60 @@ export function createSongsRepo(database: Database) {
         if (ids.length === 0 && groups.length > 1) ids = await songsWithWords(groups, "any", max);
       }
       if (groups.length === 0) ids = await songsSharingTrigrams(q, max);
-      if (ids.length === 0) return [];
-      // What ranking needs; the page's cards are read afterwards. Visibility is checked here, not in SQL:
-      // given status and is_hidden, SQLite's planner walks a status index over the whole catalogue instead
-      // of looking the ids up by key (35 ms instead of 0.2 ms at 100,000 songs).
+      // What ranking needs; the page's cards are read afterwards.
+      return searchable(ids);
+    },
+
+    searchable,
+
+    /**
+     * What song cards show about versions: how many visible songs are versions of each of `ids`, and the
+     * titles of the visible songs among `parentIds` (the songs some of them are versions of).
+     */
+    async versionFacts(ids: string[], parentIds: string[]) {
+      const [counts, parents] = await Promise.all([
+        ids.length === 0
+          ? Promise.resolve([])
+          : db
+              .selectFrom("song")
+              .select(["version_of", sql<number>`count(*)`.as("n")])
+              .where("version_of", "in", ids)
+              .where("is_hidden", "=", false)
+              .groupBy("version_of")
+              .execute(),
+        parentIds.length === 0
+          ? Promise.resolve([])
+          : db.selectFrom("song").select(["id", "title", "is_hidden"]).where("id", "in", parentIds).execute(),
+      ]);
+      return {
+        counts: new Map(counts.map((r) => [String(r.version_of), Number(r.n)])),
+        parents: new Map(parents.filter((r) => !r.is_hidden).map((r) => [r.id, r.title])),
+      };
+    },
+
+    /** The versions of a song with their credits, oldest first (hidden ones only when asked). */
+    versionsOf(id: string, withHidden: boolean): Promise<SongCardRow[]> {
+      let q = db.selectFrom("song").selectAll("song").select(credits).where("song.version_of", "=", id);
+      if (!withHidden) q = q.where("song.is_hidden", "=", false);
+      return q.orderBy("song.created_at").orderBy("song.id").limit(200).execute();
+    },
+
+    /** Whether any song is a version of `id`. */
+    async hasVersions(id: string, trx: Db = db): Promise<boolean> {
+      const row = await trx.selectFrom("song").select("id").where("version_of", "=", id).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Duplicate-audio matches recorded on upload of some songs: song id to the song its audio matched. */
+    async audioMatches(ids: string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
       const rows = await db
         .selectFrom("song")
-        .select(["id", "title", "favorite_count", "status", "is_hidden"])
+        .select(["id", "audio_match_song_id"])
         .where("id", "in", ids)
+        .where("audio_match_song_id", "is not", null)
         .execute();
-      return rows
-        .filter((r) => r.status === "verified" && !r.is_hidden)
-        .map((r) => ({ id: r.id, title: r.title, favorite_count: r.favorite_count }));
+      return new Map(rows.map((r) => [r.id, String(r.audio_match_song_id)]));
     },
 
     /** Spec §9 recommendation sources. */
@@ -435,6 +499,11 @@ export function createSongsRepo(database: Database) {
     /** PostgreSQL: serialise uploads/edits of one title so the duplicate check and insert cannot interleave. */
     async lockTitle(trx: Db, titleKey: string): Promise<void> {
       if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`song:${titleKey}`}))`.execute(trx);
+    },
+
+    /** PostgreSQL: serialise version links, so the one-level rule holds under concurrent links. */
+    async lockVersions(trx: Db): Promise<void> {
+      if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext('song-versions'))`.execute(trx);
     },
 
     /** Another song with this title and any of these artists (case-insensitive). */

@@ -14,7 +14,9 @@ import {
   songHistorySchema,
   songPageSchema,
   songSchema,
+  songVersionsSchema,
   uploadSongSchema,
+  versionLinkSchema,
 } from "@unheard/shared";
 import { z } from "zod";
 import type { Config } from "../../config.js";
@@ -49,6 +51,12 @@ function parseRange(header: string, size: number): { start: number; end: number 
     end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
   }
   return start < size && start <= end ? { start, end } : undefined;
+}
+
+/** A multipart list of names: one value is comma-separated, repeated values are one name each. */
+function names(values: string[] | undefined): string | string[] | null {
+  if (!values) return null;
+  return values.length === 1 ? (values[0] ?? null) : values;
 }
 
 /** Songs: feeds, search, detail, audio, upload, edit, delete, favourites. */
@@ -122,6 +130,21 @@ export function songsRoutes(
     items: await songsService.history(req.params.id, await viewers.viewer(req)),
   }));
 
+  app.get("/api/songs/:id/versions", options(songVersionsSchema, { params: idParams }), async (req) => ({
+    items: await songsService.versions(req.params.id, await viewers.viewer(req)),
+  }));
+
+  // Linking a song as a version of another is an edit: its owner and admins only.
+  app.put(
+    "/api/songs/:id/version-of",
+    options(songSchema, { params: idParams, body: versionLinkSchema }),
+    async (req) => songsService.linkVersion(await viewers.member(req), req.params.id, req.body),
+  );
+
+  app.delete("/api/songs/:id/version-of", options(songSchema, { params: idParams }), async (req) =>
+    songsService.linkVersion(await viewers.member(req), req.params.id, null),
+  );
+
   // The audio file, with Range support so the browser's player can seek.
   app.get("/api/songs/:id/audio", { schema: { tags, params: idParams } }, async (req, reply) => {
     const row = await songsService.visibleRow(req.params.id, await viewers.viewer(req));
@@ -176,7 +199,8 @@ export function songsRoutes(
       let sink: WriteStream | undefined;
       try {
         for await (const part of req.parts({
-          limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 10_000 },
+          // Up to 10 artists and the 12 single fields (producers and features as comma-separated values).
+          limits: { fileSize: maxBytes, files: 1, fields: 24, fieldSize: 10_000 },
         })) {
           if (part.type === "field") {
             fields[part.fieldname] = [...(fields[part.fieldname] ?? []), String(part.value)];
@@ -218,6 +242,14 @@ export function songsRoutes(
           genre: fields.genre?.[0],
           releaseDate: fields.releaseDate?.[0] ?? null,
           soundcloudUrl: fields.soundcloudUrl?.[0] ?? null,
+          era: fields.era?.[0] ?? null,
+          // Names come as repeated fields or one comma-separated value.
+          producers: names(fields.producers),
+          features: names(fields.features),
+          leakDate: fields.leakDate?.[0] ?? null,
+          availability: fields.availability?.[0] ?? null,
+          quality: fields.quality?.[0] ?? null,
+          notes: fields.notes?.[0] ?? null,
         });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];

@@ -4,11 +4,13 @@ import {
   type EditResult,
   type FavoriteState,
   GENRES,
+  type LeakDetails,
   MESSAGES,
   RECOMMENDATIONS_LIMIT,
   type Song,
   type SongHistoryEntry,
   type SongPage,
+  type VersionLinkInput,
 } from "@unheard/shared";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/database.js";
@@ -29,6 +31,7 @@ import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { TrustService } from "../trust/trust.service.js";
 import { contestedUntil } from "../votes/contested.js";
+import { leakColumns, leakOf, versionKindOf } from "./leak-details.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 
 /** Validated song fields (upload and edit). */
@@ -38,7 +41,7 @@ export type SongFields = {
   genre: (typeof GENRES)[number];
   releaseDate: string | null;
   soundcloudUrl: string | null;
-};
+} & LeakDetails;
 
 // Candidates ranked per search: the index orders them by relevance first, so the best are among these.
 const SEARCH_CANDIDATES = 120;
@@ -97,7 +100,13 @@ export function createSongsService(deps: {
 
   /** Songs as a visitor sees them (no personal state), in the rows' order. */
   async function publicSongs(rows: (SongRow | SongCardRow)[]): Promise<Song[]> {
-    const { artists, names } = await creditsOf(rows);
+    const [{ artists, names }, versions] = await Promise.all([
+      creditsOf(rows),
+      songs.versionFacts(
+        rows.map((r) => r.id),
+        [...new Set(rows.map((r) => r.version_of).filter((v): v is string => Boolean(v)))],
+      ),
+    ]);
     const ref = (id: string | null) => (id ? { id, username: names.get(id) ?? "deleted user" } : null);
     return rows.map((r) => {
       const up = Number(r.upvotes);
@@ -146,7 +155,18 @@ export function createSongsService(deps: {
           r.title,
           (artists.get(r.id) ?? []).map((a) => a.name),
         ),
+        ...leakOf(r),
+        versionOf:
+          r.version_of && versions.parents.has(r.version_of)
+            ? {
+                id: r.version_of,
+                title: versions.parents.get(r.version_of) ?? "",
+                kind: versionKindOf(r.version_kind),
+              }
+            : null,
+        versionCount: versions.counts.get(r.id) ?? 0,
         audioMatch: null,
+        versionSuggestion: null,
         verifiableAt: verifiableAt(r.status, r.created_at, down),
         isFavorite: false,
         myVote: null,
@@ -177,6 +197,7 @@ export function createSongsService(deps: {
     const uncounted = [...state.votes.values()].some((v) => !v.counted);
     const eligibility = uncounted && deps.trust ? await deps.trust.eligibility(viewer.id) : undefined;
     const note = eligibility && !eligibility.eligible ? eligibility.note : null;
+    const suggestions = await versionSuggestions(base, viewer);
     return base.map((song) => {
       const vote = state.votes.get(song.id);
       const isOwner = song.submittedBy?.id === viewer.id;
@@ -184,6 +205,7 @@ export function createSongsService(deps: {
       return {
         ...song,
         audioMatch: match ? { ...match, title: matchTitles.get(match.songId) ?? "" } : null,
+        versionSuggestion: suggestions.get(song.id) ?? null,
         isFavorite: state.favorites.has(song.id),
         myVote: vote?.value === 1 ? "up" : vote?.value === -1 ? "down" : null,
         myVoteNote: vote && !vote.counted ? note : null,
@@ -192,6 +214,33 @@ export function createSongsService(deps: {
         canDelete: viewer.isSuperAdmin,
       };
     });
+  }
+
+  /**
+   * For the songs `viewer` may link (their own; any for admins) that are not versions and have none: the song
+   * their audio matched on upload (or the song that one is a version of), offered as the song it may be a
+   * version of.
+   */
+  async function versionSuggestions(base: Song[], viewer: Viewer): Promise<Map<string, Song["versionSuggestion"]>> {
+    const out = new Map<string, Song["versionSuggestion"]>();
+    const open = base.filter(
+      (s) => (viewer.isAdmin || s.submittedBy?.id === viewer.id) && !s.versionOf && s.versionCount === 0,
+    );
+    const matched = await songs.audioMatches(open.map((s) => s.id));
+    if (matched.size === 0) return out;
+    const found = new Map((await songs.findByIds([...new Set(matched.values())])).map((r) => [r.id, r]));
+    const parents = new Map(
+      (await songs.findByIds([...found.values()].map((r) => r.version_of).filter((v): v is string => Boolean(v)))).map(
+        (r) => [r.id, r],
+      ),
+    );
+    for (const [songId, matchId] of matched) {
+      const match = found.get(matchId);
+      const target = match?.version_of ? parents.get(match.version_of) : match;
+      if (target && !target.is_hidden && target.id !== songId && !target.version_of)
+        out.set(songId, { songId: target.id, title: target.title });
+    }
+    return out;
   }
 
   /** Turn rows into API songs for one viewer, in the rows' order. */
@@ -221,6 +270,37 @@ export function createSongsService(deps: {
     return song;
   }
 
+  /** What a history row keeps of a song as it was: its fields, leak details and version link. */
+  async function snapshot(trx: Kysely<DB>, row: SongRow) {
+    const artists = (await songs.artistsOf([row.id], trx)).map((a) => a.username);
+    const parent = row.version_of ? await songs.findById(row.version_of, trx) : undefined;
+    return {
+      title: row.title,
+      artists,
+      genre: row.genre,
+      releaseDate: row.release_date,
+      soundcloudUrl: row.soundcloud_url,
+      ...leakOf(row),
+      versionOf: parent ? { id: parent.id, title: parent.title, kind: versionKindOf(row.version_kind) } : null,
+    };
+  }
+
+  /** The history row of an edit: the values it replaces. */
+  async function recordHistory(trx: Kysely<DB>, editorId: string, row: SongRow, comment: string | null, now: string) {
+    await trx
+      .insertInto("song_history")
+      .values({
+        id: newId(),
+        song_id: row.id,
+        version: Number(row.version),
+        previous: JSON.stringify(await snapshot(trx, row)),
+        comment,
+        edited_by: editorId,
+        edited_at: now,
+      })
+      .execute();
+  }
+
   /**
    * Apply an edit inside `trx`: history row with the values it replaces, version + 1, lastEditedBy/At.
    * Returns the new version. Refuses a change that would duplicate another song.
@@ -241,25 +321,7 @@ export function createSongsService(deps: {
     }
     const now = nowIso();
     const version = Number(fresh.version);
-    const previousArtists = (await songs.artistsOf([id], trx)).map((a) => a.username);
-    await trx
-      .insertInto("song_history")
-      .values({
-        id: newId(),
-        song_id: id,
-        version,
-        previous: JSON.stringify({
-          title: fresh.title,
-          artists: previousArtists,
-          genre: fresh.genre,
-          releaseDate: fresh.release_date,
-          soundcloudUrl: fresh.soundcloud_url,
-        }),
-        comment,
-        edited_by: editorId,
-        edited_at: now,
-      })
-      .execute();
+    await recordHistory(trx, editorId, fresh, comment, now);
     const artistIds: string[] = [];
     for (const name of input.artists) artistIds.push(await songs.ensureArtist(trx, name));
     await trx
@@ -270,6 +332,7 @@ export function createSongsService(deps: {
         genre: input.genre,
         release_date: input.releaseDate,
         soundcloud_url: input.soundcloudUrl,
+        ...leakColumns(input),
         version: version + 1,
         last_edited_by: editorId,
         last_edited_at: now,
@@ -364,18 +427,32 @@ export function createSongsService(deps: {
         list.push(searchNormalize(a.username));
         artists.set(a.song_id, list);
       }
-      const scored = candidates
-        .map((row) => {
-          const names = artists.get(row.id) ?? [];
-          return { row, score: searchScore(query, searchNormalize(row.title), names) };
-        })
-        .filter((s) => s.score > 0)
-        .sort(
-          (a, b) =>
-            b.score - a.score ||
-            Number(b.row.favorite_count) - Number(a.row.favorite_count) ||
-            a.row.id.localeCompare(b.row.id),
-        );
+      // One entry per song (issue 16): a version found by the search stands for the song it is a version of,
+      // with the best score of the two, unless that song cannot be shown (then the version shows itself).
+      const ids = new Set(candidates.map((c) => c.id));
+      const parents = new Map(
+        (
+          await songs.searchable([
+            ...new Set(candidates.map((c) => c.version_of).filter((v): v is string => Boolean(v) && !ids.has(v ?? ""))),
+          ])
+        ).map((p) => [p.id, p]),
+      );
+      const shown = new Map(candidates.map((c) => [c.id, c]));
+      const best = new Map<string, { row: SearchCandidate; score: number }>();
+      for (const row of candidates) {
+        const score = searchScore(query, searchNormalize(row.title), artists.get(row.id) ?? []);
+        if (score <= 0) continue;
+        const parent = row.version_of ? (shown.get(row.version_of) ?? parents.get(row.version_of)) : undefined;
+        const entry = parent ?? row;
+        const prior = best.get(entry.id);
+        if (!prior || score > prior.score) best.set(entry.id, { row: entry, score });
+      }
+      const scored = [...best.values()].sort(
+        (a, b) =>
+          b.score - a.score ||
+          Number(b.row.favorite_count) - Number(a.row.favorite_count) ||
+          a.row.id.localeCompare(b.row.id),
+      );
       const page = scored.slice(offset, offset + q.limit).map((s) => s.row.id);
       return {
         items: await hydrate(await songs.findCards(page), viewer),
@@ -419,6 +496,64 @@ export function createSongsService(deps: {
         editedBy: r.editor_id ? { id: r.editor_id, username: r.editor_name ?? "" } : null,
         editedAt: toIso(r.edited_at),
       }));
+    },
+
+    /** The versions of a song (hidden ones for admins only), oldest first. */
+    async versions(id: string, viewer: Viewer | undefined): Promise<Song[]> {
+      await visibleFlags(id, viewer);
+      return hydrate(await songs.versionsOf(id, Boolean(viewer?.isAdmin)), viewer);
+    },
+
+    /**
+     * Link the song as a version of another (or unlink it, given null): an edit by its owner or an admin, with
+     * a history row and a version bump. One level deep: the other song must not be a version itself, and a
+     * song with versions cannot become one, so no cycle can form.
+     */
+    async linkVersion(viewer: Viewer, id: string, input: VersionLinkInput | null): Promise<Song> {
+      const row = await visibleRow(id, viewer);
+      if (row.submitted_by !== viewer.id && !viewer.isAdmin) throw new AppError("forbidden", MESSAGES.editNoPermission);
+      const changed = await database.tx(async (trx) => {
+        // PostgreSQL: two links at once (A to B, B to A) must not both pass the checks below.
+        await songs.lockVersions(trx);
+        const fresh = await songs.findById(id, trx);
+        if (!fresh) throw new AppError("not_found", MESSAGES.songNotFound);
+        if (input) {
+          const refuse = (message: string) =>
+            new AppError("validation_failed", message, { fields: { songId: message } });
+          if (input.songId === id) throw refuse(MESSAGES.versionOfSelf);
+          const target = await songs.findById(input.songId, trx);
+          if (!target || (target.is_hidden && !viewer.isAdmin)) throw refuse(MESSAGES.versionTargetNotFound);
+          if (target.version_of) throw refuse(MESSAGES.versionOfVersion);
+          if (await songs.hasVersions(id, trx)) throw refuse(MESSAGES.versionHasVersions);
+        }
+        const versionOf = input?.songId ?? null;
+        const kind = input?.kind ?? null;
+        if (fresh.version_of === versionOf && (fresh.version_kind ?? null) === kind) return undefined;
+        const now = nowIso();
+        const comment = input ? MESSAGES.versionLinked : MESSAGES.versionUnlinked;
+        await recordHistory(trx, viewer.id, fresh, comment, now);
+        const version = Number(fresh.version) + 1;
+        await trx
+          .updateTable("song")
+          .set({
+            version_of: versionOf,
+            version_kind: kind,
+            version,
+            last_edited_by: viewer.id,
+            last_edited_at: now,
+            updated_at: now,
+          })
+          .where("id", "=", id)
+          .execute();
+        return { version, touched: [fresh.version_of, versionOf].filter((v): v is string => Boolean(v)) };
+      });
+      if (changed) {
+        // The song and the songs it left or joined (their version counts) change on open pages.
+        await bus.publish({ type: "song.changed", songId: id, data: { version: changed.version } });
+        for (const other of changed.touched)
+          await bus.publish({ type: "song.changed", songId: other, data: { edited: true } });
+      }
+      return one(id, viewer);
     },
 
     /** Store and register an uploaded song. The temp file is consumed (moved or deleted) in every case. */
@@ -478,6 +613,7 @@ export function createSongsService(deps: {
               genre: fields.genre,
               release_date: fields.releaseDate,
               soundcloud_url: fields.soundcloudUrl,
+              ...leakColumns(fields),
               submitted_by: viewer.id,
               audio_key: key,
               audio_mime: file.format.mime,

@@ -1,4 +1,4 @@
-import { ADMIN_PERMISSIONS, defaultUsername, USERNAME_MAX_LENGTH } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission, defaultUsername, USERNAME_MAX_LENGTH } from "@unheard/shared";
 import type { Selectable } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { UserTable } from "../../db/schema.js";
@@ -14,6 +14,14 @@ export function createUsersRepo(database: Database) {
   return {
     findById(id: string): Promise<UserRow | undefined> {
       return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    /** The admin permissions (spec §3) an admin's record grants; none without a record. */
+    async adminPermissions(userId: string): Promise<AdminPermission[]> {
+      const row = await db.selectFrom("admin").select("permissions").where("user_id", "=", userId).executeTakeFirst();
+      if (!row) return [];
+      const granted = JSON.parse(row.permissions) as Record<string, unknown>;
+      return ADMIN_PERMISSIONS.filter((p) => granted[p] === true);
     },
 
     findByEmail(email: string): Promise<UserRow | undefined> {

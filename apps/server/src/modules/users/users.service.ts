@@ -1,4 +1,4 @@
-import { MESSAGES, type Me, ROLES, type Role, roleFlags } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, MESSAGES, type Me, ROLES, type Role, roleFlags } from "@unheard/shared";
 import { AppError } from "../../errors.js";
 import type { EventBus } from "../../lib/events.js";
 import { nameKey } from "../../lib/text.js";
@@ -11,7 +11,7 @@ function asRole(role: string): Role {
 }
 
 /** The profile the API shows its owner (spec §3/§4 with the derived flags of §6). */
-export function toMe(row: UserRow, waitlistGate: boolean): Omit<Me, "trust"> {
+export function toMe(row: UserRow, waitlistGate: boolean): Omit<Me, "trust" | "permissions"> {
   const role = asRole(row.role);
   const flags = roleFlags(role);
   const offWaitlist = Boolean(row.off_waitlist);
@@ -47,7 +47,14 @@ export function createUsersService(deps: {
     async me(userId: string): Promise<Me> {
       const row = await users.findById(userId);
       if (!row) throw new AppError("unauthorized", MESSAGES.signInRequired);
-      return { ...toMe(row, waitlistGate), trust: await trust.summary(userId) };
+      const me = toMe(row, waitlistGate);
+      // Super admins hold every permission (spec §6); other admins what their admin record grants.
+      const permissions = me.isSuperAdmin
+        ? [...ADMIN_PERMISSIONS]
+        : me.isAdmin
+          ? await users.adminPermissions(userId)
+          : [];
+      return { ...me, permissions, trust: await trust.summary(userId) };
     },
 
     /** Keep where a new account signed up (IP prefix, device cookie) for the admins' ring view (decision 015). */

@@ -1,20 +1,9 @@
 import { POINTS_FOR_VERIFIED_SONG, POINTS_PER_VOTE, VERIFICATION_THRESHOLD } from "@unheard/shared";
-import { BadgeCheck, Heart, ShieldCheck, Trophy } from "lucide-react";
-import type { ReactNode } from "react";
-import { PageHeader, Panel } from "../../ui/page";
+import { BadgeCheck, Database, Heart, ShieldCheck, Trophy } from "lucide-react";
+import { Link } from "react-router";
+import { IconSection } from "../../ui/icon-section";
+import { PageHeader } from "../../ui/page";
 import { RoleBadge } from "../accounts/role-badge";
-
-function Section({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
-  return (
-    <Panel className="flex flex-col gap-3">
-      <h2 className="flex items-center gap-2.5 text-lg font-semibold text-white">
-        <span className="grid size-9 place-items-center rounded-xl bg-white/5">{icon}</span>
-        {title}
-      </h2>
-      <div className="flex flex-col gap-2 text-sm leading-relaxed text-zinc-300">{children}</div>
-    </Panel>
-  );
-}
 
 /** /about: what Unheard is, how verification and points work, and what each role may do. */
 export function AboutPage() {
@@ -26,14 +15,14 @@ export function AboutPage() {
         subtitle="A community for music that hasn't dropped yet."
       />
       <div className="grid gap-4 lg:grid-cols-2">
-        <Section icon={<Heart aria-hidden className="size-5 text-fuchsia-300" />} title="What Unheard is">
+        <IconSection compact icon={Heart} tint="text-fuchsia-300" title="What Unheard is">
           <p>
             Unheard is where fans discover, track and verify unreleased songs: leaks, snippets and tracks artists have
             teased but not released. Browse and search without an account; sign in to favourite songs, upload, vote and
             follow artists.
           </p>
-        </Section>
-        <Section icon={<BadgeCheck aria-hidden className="size-5 text-emerald-300" />} title="How a song gets verified">
+        </IconSection>
+        <IconSection compact icon={BadgeCheck} tint="text-emerald-300" title="How a song gets verified">
           <p>
             Every upload starts as <strong className="text-zinc-100">pending</strong>. Signed-in members upvote songs
             they believe are real and correctly labelled, and downvote (with a reason) those that are not.
@@ -42,8 +31,8 @@ export function AboutPage() {
             When upvotes minus downvotes reach <strong className="text-zinc-100">{VERIFICATION_THRESHOLD}</strong>, the
             song is verified. If the net later falls below {VERIFICATION_THRESHOLD}, it returns to pending.
           </p>
-        </Section>
-        <Section icon={<Trophy aria-hidden className="size-5 text-amber-300" />} title="How points are earned">
+        </IconSection>
+        <IconSection compact icon={Trophy} tint="text-amber-300" title="How points are earned">
           <ul className="flex list-disc flex-col gap-1.5 pl-5 marker:text-zinc-600">
             <li>
               <strong className="text-zinc-100">+{POINTS_PER_VOTE}</strong> for each vote you cast.
@@ -57,8 +46,8 @@ export function AboutPage() {
               becomes verified.
             </li>
           </ul>
-        </Section>
-        <Section icon={<ShieldCheck aria-hidden className="size-5 text-violet-300" />} title="What the roles may do">
+        </IconSection>
+        <IconSection compact icon={ShieldCheck} tint="text-violet-300" title="What the roles may do">
           <dl className="flex flex-col gap-3">
             <div>
               <dt>
@@ -85,7 +74,21 @@ export function AboutPage() {
               <dd className="mt-1">Everything admins do, plus deleting songs and the audio fingerprint tools.</dd>
             </div>
           </dl>
-        </Section>
+        </IconSection>
+        <IconSection compact wide icon={Database} tint="text-sky-300" title="Open data">
+          <p>
+            Every verified song is open data: download the whole catalogue as CSV or JSON, or query songs, artists and
+            search through the public API. No account or key needed.
+          </p>
+          <p>
+            <Link
+              to="/developers"
+              className="font-medium text-violet-300 underline-offset-4 hover:text-violet-200 hover:underline"
+            >
+              Developers: exports and API
+            </Link>
+          </p>
+        </IconSection>
       </div>
     </>
   );

@@ -49,6 +49,7 @@ export function defaultMe(email: string): Me {
     createdAt: "",
     trust: { level: 0, name: "New", score: 0, strikes: 0, votesCount: false, note: null, caps: null },
     ...roleFlags("user"),
+    permissions: [],
     waitlisted: false,
   };
 }

@@ -5,8 +5,10 @@ import {
   Eye,
   EyeOff,
   FilePenLine,
+  FileUp,
   type LucideIcon,
   Mic2,
+  RotateCcw,
   ScrollText,
   ShieldQuestion,
   ShieldX,
@@ -56,6 +58,8 @@ const ACTIONS: Record<string, ActionInfo> = {
   "artist.claimed": { label: "Linked an artist profile", icon: Mic2, tone: TONE.edit },
   "artist.verified": { label: "Verified an artist", icon: BadgeCheck, tone: TONE.good },
   "artist.unverified": { label: "Unverified an artist", icon: Mic2, tone: TONE.neutral },
+  "import.run": { label: "Imported a tracker spreadsheet", icon: FileUp, tone: TONE.good },
+  "import.undone": { label: "Undid an import", icon: RotateCcw, tone: TONE.removed },
 };
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
@@ -148,6 +152,10 @@ function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
     );
   }
   if (entry.action === "songs.verified_all") return `${Number(d.count ?? 0)} songs`;
+  if (entry.action === "import.run")
+    return `${str(d.fileName) ?? "A file"}: ${Number(d.created ?? 0)} created, ${Number(d.updated ?? 0)} updated`;
+  if (entry.action === "import.undone")
+    return `${str(d.fileName) ?? "A file"}: ${Number(d.deleted ?? 0)} deleted, ${Number(d.restored ?? 0)} restored`;
   if (entry.action === "song.deleted") return str(d.title) ?? "A song";
   if (entry.targetType === "artist" && entry.targetId) {
     return (

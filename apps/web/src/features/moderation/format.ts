@@ -1,4 +1,4 @@
-import { MESSAGES, type REPORT_REASONS } from "@unheard/shared";
+import { LEAK_FIELDS, MESSAGES, type REPORT_REASONS } from "@unheard/shared";
 import { format, isValid, parseISO } from "date-fns";
 
 /** Spec §9 date display, e.g. 'Mar 5, 2025'; 'Not set' when missing or unreadable. */
@@ -31,4 +31,15 @@ export const SUGGESTION_FIELDS = [
   { key: "genre", label: "Genre" },
   { key: "releaseDate", label: "Release Date" },
   { key: "soundcloudUrl", label: "SoundCloud URL" },
+  // Leak details (issue 16): shown when set on either side or changed.
+  { key: "era", label: "Era" },
+  { key: "producers", label: "Producers" },
+  { key: "features", label: "Featuring" },
+  { key: "leakDate", label: "Leak Date" },
+  { key: "availability", label: "Availability" },
+  { key: "quality", label: "Audio Quality" },
+  { key: "notes", label: "Notes" },
 ] as const;
+
+/** The suggestion fields that are shown only when they hold something. */
+export const OPTIONAL_SUGGESTION_FIELDS: ReadonlySet<string> = new Set(LEAK_FIELDS);

@@ -1,5 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import {
+  LEAK_FIELDS,
+  type LeakField,
+  leakDetailsSchema,
   MESSAGES,
   type Song,
   type SuggestEditInput,
@@ -22,8 +25,9 @@ import { PageHeader, Panel } from "../../ui/page";
 import { FormSelectField } from "../../ui/select";
 import { Spinner } from "../../ui/spinner";
 import { FormTextArea } from "../../ui/text-area";
+import { LeakFields } from "../songs/leak-fields";
 import { AddArtistButton, GenreOptions } from "../songs/song-field-parts";
-import { MAX_ARTISTS } from "../songs/song-form";
+import { leakFormFromSong, leakInput, MAX_ARTISTS } from "../songs/song-form";
 import { suggestEditSongQuery, useSuggestEdit } from "./moderation";
 
 const NOTHING_CHANGED = "Change at least one field to suggest an edit.";
@@ -37,9 +41,9 @@ type SuggestForm = {
   releaseDate: string;
   soundcloudUrl: string;
   reason: string;
-};
+} & ReturnType<typeof leakFormFromSong>;
 
-type FieldName = "title" | "primaryArtist" | "genre" | "releaseDate" | "soundcloudUrl" | "reason";
+type FieldName = "title" | "primaryArtist" | "genre" | "releaseDate" | "soundcloudUrl" | "reason" | LeakField;
 
 function toInput(v: SuggestForm): SuggestEditInput {
   return {
@@ -48,6 +52,7 @@ function toInput(v: SuggestForm): SuggestEditInput {
     genre: v.genre as SuggestEditInput["genre"],
     releaseDate: v.releaseDate,
     soundcloudUrl: v.soundcloudUrl,
+    ...leakInput(v),
     reason: v.reason,
   };
 }
@@ -58,7 +63,7 @@ function fieldFor(path: readonly PropertyKey[]): FieldName | `additionalArtists.
   if (head === "artists") {
     return typeof index === "number" && index > 0 ? `additionalArtists.${index - 1}.name` : "primaryArtist";
   }
-  const names: FieldName[] = ["title", "genre", "releaseDate", "soundcloudUrl", "reason"];
+  const names: FieldName[] = ["title", "genre", "releaseDate", "soundcloudUrl", "reason", ...LEAK_FIELDS];
   return names.find((n) => n === head);
 }
 
@@ -70,6 +75,7 @@ function formFor(song: Song): SuggestForm {
     genre: song.genre,
     releaseDate: song.releaseDate ?? "",
     soundcloudUrl: song.soundcloudUrl ?? "",
+    ...leakFormFromSong(song),
     reason: "",
   };
 }
@@ -77,7 +83,9 @@ function formFor(song: Song): SuggestForm {
 /** True when the checked suggestion would leave the song exactly as it is. */
 function changesNothing(song: Song, s: ReturnType<typeof suggestEditSchema.parse>): boolean {
   const artists = song.artists.map((a) => a.name);
+  const leak = leakDetailsSchema.parse(leakInput(leakFormFromSong(song)));
   return (
+    LEAK_FIELDS.every((f) => JSON.stringify(s[f]) === JSON.stringify(leak[f])) &&
     s.title === song.title &&
     s.genre === song.genre &&
     (s.releaseDate ?? null) === (song.releaseDate ?? null) &&
@@ -279,6 +287,7 @@ function SuggestEditForm({ song }: { song: Song }) {
             hint="Optional."
             labelAside={changed("soundcloudUrl")}
           />
+          <LeakFields form={form} aside={changed} />
           <FormTextArea
             form={form}
             name="reason"

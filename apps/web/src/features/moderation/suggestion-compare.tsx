@@ -1,14 +1,29 @@
-import type { SuggestionValues } from "@unheard/shared";
+import {
+  AVAILABILITY_LABELS,
+  type Availability,
+  QUALITY_LABELS,
+  type Quality,
+  type SuggestionValues,
+} from "@unheard/shared";
 import { clsx } from "clsx";
 import type { ReactNode } from "react";
-import { formatDate, SUGGESTION_FIELDS } from "./format";
+import { formatDate, OPTIONAL_SUGGESTION_FIELDS, SUGGESTION_FIELDS } from "./format";
 
 type FieldKey = (typeof SUGGESTION_FIELDS)[number]["key"];
 
-function display(values: SuggestionValues, key: FieldKey): ReactNode {
+/** A field's value as text, for comparing columns: an empty list is no value. */
+function plain(values: SuggestionValues, key: FieldKey): string | null {
   const value = values[key];
-  if (key === "releaseDate") return value ? formatDate(value) : <Empty />;
+  if (Array.isArray(value)) return value.length > 0 ? value.join(", ") : null;
+  return value ?? null;
+}
+
+function display(values: SuggestionValues, key: FieldKey): ReactNode {
+  const value = plain(values, key);
+  if (key === "releaseDate" || key === "leakDate") return value ? formatDate(value) : <Empty />;
   if (!value) return <Empty />;
+  if (key === "availability") return AVAILABILITY_LABELS[value as Availability] ?? value;
+  if (key === "quality") return QUALITY_LABELS[value as Quality] ?? value;
   if (key === "soundcloudUrl") {
     return (
       <a href={value} target="_blank" rel="noreferrer noopener" className="break-all text-violet-300 hover:underline">
@@ -65,7 +80,9 @@ export function SuggestionCompare({
       <tbody className="block md:table-row-group">
         {SUGGESTION_FIELDS.map(({ key, label }) => {
           const changed = changedFields.includes(key);
-          const drifted = current ? (current[key] ?? null) !== (original[key] ?? null) : false;
+          const drifted = current ? plain(current, key) !== plain(original, key) : false;
+          if (OPTIONAL_SUGGESTION_FIELDS.has(key) && !changed && columns.every((c) => plain(c.values, key) === null))
+            return null;
           return (
             <tr
               key={key}

@@ -1,16 +1,63 @@
 import { GENRES, RELEASE_FILTERS } from "@unheard/shared";
 import { clsx } from "clsx";
 import { CalendarClock } from "lucide-react";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { RELEASE_LABELS } from "../../lib/format";
+import { LeakChoiceOptions } from "./leak-fields";
 import type { FeedFilters, ReleaseFilter } from "./songs";
 
 const GENRE_OPTIONS = ["All", ...GENRES] as const;
 const RELEASE_OPTIONS = ["all", ...RELEASE_FILTERS] as const;
+/** The leak detail filters: each one's label and the option meaning any value. */
+const LEAK_FILTERS = [
+  { key: "availability", label: "Availability", any: "Any availability" },
+  { key: "quality", label: "Audio quality", any: "Any quality" },
+] as const;
 
-/** Home filters: genre pills, release select and the 'Releasing in Next 7 Days' switch. */
+/** A compact pill-shaped select of the filter bar. */
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <div className="relative">
+        <select
+          id={id}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className="h-9 appearance-none rounded-full border border-white/10 bg-zinc-900/80 pr-9 pl-3.5 text-sm text-zinc-100 hover:border-white/20 focus:border-violet-400/60 focus:outline-none focus-visible:ring-2 focus-visible:ring-violet-400/60"
+        >
+          {children}
+        </select>
+        <svg
+          aria-hidden
+          viewBox="0 0 16 16"
+          className="pointer-events-none absolute top-1/2 right-3 size-3.5 -translate-y-1/2 text-zinc-400"
+        >
+          <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        </svg>
+      </div>
+    </>
+  );
+}
+
+/**
+ * Home filters: genre pills, release, availability and audio quality selects and the 'Releasing in Next 7 Days'
+ * switch.
+ */
 export function FeedFilterBar({ value, onChange }: { value: FeedFilters; onChange: (next: FeedFilters) => void }) {
-  const releaseId = useId();
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
       <fieldset className="-mx-4 flex min-w-0 gap-2 overflow-x-auto px-4 pb-1 [scrollbar-width:none] md:mx-0 md:flex-wrap md:overflow-visible md:px-0 md:pb-0">
@@ -37,30 +84,22 @@ export function FeedFilterBar({ value, onChange }: { value: FeedFilters; onChang
         })}
       </fieldset>
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={releaseId} className="sr-only">
-          Release
-        </label>
-        <div className="relative">
-          <select
-            id={releaseId}
-            value={value.release}
-            onChange={(e) => onChange({ ...value, release: e.target.value as ReleaseFilter })}
-            className="h-9 appearance-none rounded-full border border-white/10 bg-zinc-900/80 pr-9 pl-3.5 text-sm text-zinc-100 hover:border-white/20 focus:border-violet-400/60 focus:outline-none focus-visible:ring-2 focus-visible:ring-violet-400/60"
-          >
-            {RELEASE_OPTIONS.map((r) => (
-              <option key={r} value={r}>
-                {r === "all" ? "All releases" : RELEASE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-          <svg
-            aria-hidden
-            viewBox="0 0 16 16"
-            className="pointer-events-none absolute top-1/2 right-3 size-3.5 -translate-y-1/2 text-zinc-400"
-          >
-            <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-          </svg>
-        </div>
+        <FilterSelect
+          label="Release"
+          value={value.release}
+          onChange={(v) => onChange({ ...value, release: v as ReleaseFilter })}
+        >
+          {RELEASE_OPTIONS.map((r) => (
+            <option key={r} value={r}>
+              {r === "all" ? "All releases" : RELEASE_LABELS[r]}
+            </option>
+          ))}
+        </FilterSelect>
+        {LEAK_FILTERS.map(({ key, label, any }) => (
+          <FilterSelect key={key} label={label} value={value[key]} onChange={(v) => onChange({ ...value, [key]: v })}>
+            <LeakChoiceOptions choice={key} none={{ value: "all", label: any }} />
+          </FilterSelect>
+        ))}
         <button
           type="button"
           role="switch"

@@ -51,7 +51,13 @@ function Section({
 }
 
 function isFiltered(f: FeedFilters): boolean {
-  return f.genre !== DEFAULT_FILTERS.genre || f.release !== DEFAULT_FILTERS.release || f.next7;
+  return (
+    f.genre !== DEFAULT_FILTERS.genre ||
+    f.release !== DEFAULT_FILTERS.release ||
+    f.next7 ||
+    f.availability !== DEFAULT_FILTERS.availability ||
+    f.quality !== DEFAULT_FILTERS.quality
+  );
 }
 
 function Feeds() {
@@ -66,6 +72,8 @@ function Feeds() {
     put("genre", next.genre === "All" ? null : next.genre);
     put("release", next.release === "all" ? null : next.release);
     put("next7", next.next7 ? "1" : null);
+    put("availability", next.availability === "all" ? null : next.availability);
+    put("quality", next.quality === "all" ? null : next.quality);
     setParams(out, { replace: true, preventScrollReset: true });
   };
 

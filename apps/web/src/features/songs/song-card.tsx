@@ -8,6 +8,7 @@ import { VoteButtons, VoteProgress } from "../voting/vote-buttons";
 import { CompactPlayer } from "./audio-player";
 import { FavoriteButton } from "./favorite-button";
 import { SongCover } from "./song-cover";
+import { VersionCount } from "./song-versions";
 
 /** The song's artists, each linking to their profile. */
 export function ArtistLinks({ song, className }: { song: Song; className?: string }) {
@@ -100,6 +101,11 @@ export function SongCard({
             </Heading>
             <ArtistLinks song={song} className="mt-0.5 block truncate text-sm text-zinc-400" />
             <p className="mt-0.5 text-xs text-zinc-500 sm:hidden">{song.genre}</p>
+            {song.versionCount > 0 ? (
+              <p className="mt-1.5">
+                <VersionCount song={song} />
+              </p>
+            ) : null}
           </div>
         </div>
         <CompactPlayer song={song} />

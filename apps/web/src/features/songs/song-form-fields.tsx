@@ -11,13 +11,14 @@ import { Button } from "../../ui/button";
 import { fieldError } from "../../ui/form-binding";
 import { FormTextField } from "../../ui/form-fields";
 import { FormSelectField } from "../../ui/select";
+import { LeakFields } from "./leak-fields";
 import { AddArtistButton, GenreOptions } from "./song-field-parts";
 import { MAX_ARTISTS, type SongFormValues } from "./song-form";
 import { useSoundcloudMatches } from "./songs";
 
 /**
  * Title, primary and additional artists, genre, optional release date and SoundCloud link (with the
- * 'Find match' helper): the fields the upload and edit forms share.
+ * 'Find match' helper) and the collapsible leak details: the fields the upload and edit forms share.
  */
 export function SongFields({ form, disabled }: { form: UseFormReturn<SongFormValues>; disabled?: boolean }) {
   const { errors } = form.formState;
@@ -93,6 +94,7 @@ export function SongFields({ form, disabled }: { form: UseFormReturn<SongFormVal
       </div>
 
       <SoundcloudField form={form} disabled={disabled} />
+      <LeakFields form={form} disabled={disabled} />
     </div>
   );
 }

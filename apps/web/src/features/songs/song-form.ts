@@ -1,8 +1,11 @@
 import {
+  type Availability,
   type EditSongInput,
   editSongSchema,
   type Genre,
+  LEAK_FIELDS,
   MESSAGES,
+  type Quality,
   type Song,
   type UploadSongInput,
   uploadSongSchema,
@@ -23,8 +26,47 @@ export type SongFormValues = {
   genre: Genre | "";
   releaseDate: string;
   soundcloudUrl: string;
+  /** Leak details (issue 16); producers and features as comma-separated names. */
+  era: string;
+  producers: string;
+  features: string;
+  leakDate: string;
+  availability: Availability | "";
+  quality: Quality | "";
+  notes: string;
   comment: string;
 };
+
+/** Blank leak details. */
+function emptyLeakForm() {
+  return { era: "", producers: "", features: "", leakDate: "", availability: "", quality: "", notes: "" } as const;
+}
+
+/** The leak detail fields of a form prefilled from a song. */
+export function leakFormFromSong(song: Song) {
+  return {
+    era: song.era ?? "",
+    producers: song.producers.join(", "),
+    features: song.features.join(", "),
+    leakDate: song.leakDate ?? "",
+    availability: song.availability ?? "",
+    quality: song.quality ?? "",
+    notes: song.notes ?? "",
+  } satisfies Partial<SongFormValues>;
+}
+
+/** The leak details of a form's values as the API takes them (the shared schema trims and splits names). */
+export function leakInput(values: Pick<SongFormValues, keyof ReturnType<typeof leakFormFromSong>>) {
+  return {
+    era: values.era,
+    producers: values.producers,
+    features: values.features,
+    leakDate: values.leakDate || null,
+    availability: values.availability || null,
+    quality: values.quality || null,
+    notes: values.notes,
+  };
+}
 
 /** A blank upload form. */
 export const EMPTY_SONG_FORM: SongFormValues = {
@@ -33,6 +75,7 @@ export const EMPTY_SONG_FORM: SongFormValues = {
   genre: "",
   releaseDate: "",
   soundcloudUrl: "",
+  ...emptyLeakForm(),
   comment: "",
 };
 
@@ -44,6 +87,7 @@ export function editFormFromSong(song: Song): SongFormValues {
     genre: song.genre,
     releaseDate: song.releaseDate ?? "",
     soundcloudUrl: song.soundcloudUrl ?? "",
+    ...leakFormFromSong(song),
     comment: "",
   };
 }
@@ -56,6 +100,7 @@ export function toSongInput(values: SongFormValues): UploadSongInput {
     genre: values.genre as Genre,
     releaseDate: values.releaseDate || null,
     soundcloudUrl: values.soundcloudUrl.trim() || null,
+    ...leakInput(values),
   };
 }
 
@@ -100,4 +145,12 @@ export const uploadFormResolver: Resolver<SongFormValues> = resolverFor(uploadSo
 export const editFormResolver: Resolver<SongFormValues> = resolverFor(editSongSchema, toEditInput);
 
 /** The form fields an API error may name. */
-export const SONG_FORM_FIELDS = ["title", "artists", "genre", "releaseDate", "soundcloudUrl", "comment"] as const;
+export const SONG_FORM_FIELDS = [
+  "title",
+  "artists",
+  "genre",
+  "releaseDate",
+  "soundcloudUrl",
+  ...LEAK_FIELDS,
+  "comment",
+] as const;

@@ -1,4 +1,6 @@
 import {
+  AVAILABILITY_LABELS,
+  type Availability,
   isAllowedSoundcloudUrl,
   MESSAGES,
   type Song,
@@ -26,6 +28,7 @@ import { ReportDialog } from "./report-dialog-lazy";
 import { DeleteSongButton, VerifyButton } from "./song-admin-actions";
 import { ArtistLinks, GenreChip } from "./song-card";
 import { SongCover } from "./song-cover";
+import { LeakDetailsPanel, leakDetailRows, VersionsPanel } from "./song-versions";
 import { useSong, useSongHistory, wasDeletedHere } from "./songs";
 
 // The admins' voter view loads only for admins, not with every song page.
@@ -222,6 +225,12 @@ function SongDetails({ song }: { song: Song }) {
         </Panel>
       </div>
 
+      {/* Two columns only when both panels show. */}
+      <div className={clsx("grid items-start gap-6", leakDetailRows(song).length > 0 && "lg:grid-cols-2")}>
+        <LeakDetailsPanel song={song} />
+        <VersionsPanel song={song} />
+      </div>
+
       <SongHistory song={song} />
       <ReportDialog song={song} open={reportOpen} onOpenChange={setReportOpen} />
     </div>
@@ -295,6 +304,9 @@ function HistoryItem({ entry }: { entry: SongHistoryEntry }) {
       <p className="mt-1.5 text-xs text-zinc-500">
         Before: <span className="text-zinc-400">{p.title}</span> by {p.artists.join(", ")} · {p.genre} ·{" "}
         {formatReleaseDate(p.releaseDate)}
+        {p.availability ? ` · ${AVAILABILITY_LABELS[p.availability as Availability] ?? p.availability}` : ""}
+        {p.era ? ` · ${p.era}` : ""}
+        {p.versionOf ? ` · version of ${p.versionOf.title}` : ""}
       </p>
     </li>
   );

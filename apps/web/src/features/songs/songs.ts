@@ -9,18 +9,23 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import {
+  AVAILABILITIES,
+  type Availability,
   type EditResult,
   type EditSongInput,
   type FavoriteState,
   GENRES,
   type Genre,
   MESSAGES,
+  QUALITIES,
+  type Quality,
   RELEASE_FILTERS,
   type Song,
   type SongHistoryEntry,
   type SongPage,
   type SoundcloudTrack,
   type UploadSongInput,
+  type VersionLinkInput,
 } from "@unheard/shared";
 import {
   ApiError,
@@ -44,11 +49,23 @@ import {
 /** Release filter values of the home page (spec §5 plus 'all'). */
 export type ReleaseFilter = "all" | (typeof RELEASE_FILTERS)[number];
 
-/** The home filters; they live in the page URL (?genre=&release=&next7=1). */
-export type FeedFilters = { genre: "All" | Genre; release: ReleaseFilter; next7: boolean };
+/** The home filters; they live in the page URL (?genre=&release=&next7=1&availability=&quality=). */
+export type FeedFilters = {
+  genre: "All" | Genre;
+  release: ReleaseFilter;
+  next7: boolean;
+  availability: "all" | Availability;
+  quality: "all" | Quality;
+};
 
 /** Filters when the URL sets none. */
-export const DEFAULT_FILTERS: FeedFilters = { genre: "All", release: "all", next7: false };
+export const DEFAULT_FILTERS: FeedFilters = {
+  genre: "All",
+  release: "all",
+  next7: false,
+  availability: "all",
+  quality: "all",
+};
 
 /** Read the filters from a URL's search params, ignoring values the API would refuse. */
 export function filtersFromParams(params: URLSearchParams): FeedFilters {
@@ -59,7 +76,14 @@ export function filtersFromParams(params: URLSearchParams): FeedFilters {
     genre: (GENRES as readonly string[]).includes(genre ?? "") ? (genre as Genre) : "All",
     release: (RELEASE_FILTERS as readonly string[]).includes(release ?? "") ? (release as ReleaseFilter) : "all",
     next7: next7 === "1" || next7 === "true",
+    availability: oneOf(AVAILABILITIES, params.get("availability")) ?? "all",
+    quality: oneOf(QUALITIES, params.get("quality")) ?? "all",
   };
+}
+
+/** `value` when it is one of `values`. */
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+  return (values as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 }
 
 const enc = encodeURIComponent;
@@ -73,6 +97,7 @@ export const songKeys = {
   pending: [...SONG_LISTS_KEY, "pending"] as const,
   detail: songDetailKey,
   history: (id: string) => [...songDetailKey(id), "history"] as const,
+  versions: (id: string) => [...songDetailKey(id), "versions"] as const,
 };
 
 function pageQuery(path: string, params: Record<string, string | undefined>, cursor: string | undefined) {
@@ -107,6 +132,8 @@ export function feedQuery(feed: "trending" | "newest", filters: FeedFilters, lim
     genre: filters.genre,
     release: filters.release,
     next7: filters.next7 ? "true" : undefined,
+    availability: filters.availability === "all" ? undefined : filters.availability,
+    quality: filters.quality === "all" ? undefined : filters.quality,
     limit: String(limit),
   });
 }
@@ -180,6 +207,35 @@ export function useSongHistory(id: string, enabled = true) {
   });
 }
 
+/** The versions of a song (snippets, remixes...), oldest first. */
+export function useSongVersions(id: string, enabled = true) {
+  return useQuery({
+    queryKey: songKeys.versions(id),
+    queryFn: async () => (await api.get<{ items: Song[] }>(`/api/songs/${enc(id)}/versions`)).items,
+    enabled,
+  });
+}
+
+/** Link a song as a version of another, or unlink it (null): an edit of the owner's or an admin's. */
+export function useLinkVersion(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: VersionLinkInput | null) =>
+      input
+        ? api.put<Song>(`/api/songs/${enc(id)}/version-of`, input)
+        : apiFetch<Song>("DELETE", `/api/songs/${enc(id)}/version-of`),
+    onSuccess: (song, input) => {
+      queryClient.setQueryData(songKeys.detail(id), song);
+      void queryClient.invalidateQueries({ queryKey: songKeys.history(id) });
+      // The song it joined or left shows a new version count and list.
+      for (const other of [input?.songId, song.versionOf?.id]) {
+        if (other) void queryClient.invalidateQueries({ queryKey: songKeys.detail(other) });
+      }
+      void refreshSongLists(queryClient);
+    },
+  });
+}
+
 /** Set a favourite to the wanted state, optimistically: the heart and count change before the answer. */
 export function useSetFavorite() {
   const queryClient = useQueryClient();
@@ -240,6 +296,16 @@ export function uploadSong(req: UploadRequest, onProgress: (fraction: number) =>
     form.append("genre", fields.genre);
     if (fields.releaseDate) form.append("releaseDate", fields.releaseDate);
     if (fields.soundcloudUrl) form.append("soundcloudUrl", fields.soundcloudUrl);
+    // Leak details: names as one comma-separated value each (the server's field count stays small).
+    for (const name of ["era", "leakDate", "availability", "quality", "notes"] as const) {
+      const value = fields[name];
+      if (value) form.append(name, value);
+    }
+    for (const name of ["producers", "features"] as const) {
+      const value = fields[name];
+      const list = typeof value === "string" ? value : (value ?? []).join(", ");
+      if (list.trim()) form.append(name, list);
+    }
     if (req.allowDuplicateAudio) form.append("allowDuplicateAudio", "true");
     // Last, so the server has every field before the file streams in.
     form.append("audio", file, file.name);

@@ -1,4 +1,4 @@
-import { MESSAGES, REDIRECT_AFTER_UPLOAD_MS, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import { LEAK_FIELDS, MESSAGES, REDIRECT_AFTER_UPLOAD_MS, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
 import { clsx } from "clsx";
 import { CircleCheck, FileAudio, UploadCloud } from "lucide-react";
 import { type DragEvent, useEffect, useId, useRef, useState } from "react";
@@ -14,11 +14,12 @@ import { Notice } from "../../ui/notice";
 import { PageHeader, Panel } from "../../ui/page";
 import { EMPTY_SONG_FORM, formPath, type SongFormValues, toSongInput, uploadFormResolver } from "./song-form";
 import { SongFields } from "./song-form-fields";
-import { useUploadSong } from "./songs";
+import { VersionSuggestion } from "./song-versions";
+import { useSong, useUploadSong } from "./songs";
 
 type Phase = { name: "form" } | { name: "uploading"; progress: number } | { name: "success"; song: Song };
 
-const FORM_FIELDS = new Set(["title", "artists", "genre", "releaseDate", "soundcloudUrl"]);
+const FORM_FIELDS = new Set<string>(["title", "artists", "genre", "releaseDate", "soundcloudUrl", ...LEAK_FIELDS]);
 
 /** /upload: the song's details and audio file, sent with a real progress bar; then home after 1 s. */
 export function UploadPage() {
@@ -33,12 +34,14 @@ export function UploadPage() {
   const [phase, setPhase] = useState<Phase>({ name: "form" });
   const abort = useRef<AbortController | null>(null);
 
-  // Spec §4: success screen, then home after 1 s.
+  // Spec §4: success screen, then home after 1 s; unless the audio matched a song it may be a version of, which
+  // the success screen offers to link first.
+  const offersLink = phase.name === "success" && phase.song.versionSuggestion !== null;
   useEffect(() => {
-    if (phase.name !== "success") return;
+    if (phase.name !== "success" || offersLink) return;
     const timer = window.setTimeout(() => void navigate("/"), REDIRECT_AFTER_UPLOAD_MS);
     return () => window.clearTimeout(timer);
-  }, [phase.name, navigate]);
+  }, [phase.name, offersLink, navigate]);
 
   // Leaving the page mid-upload cancels it.
   useEffect(() => () => abort.current?.abort(), []);
@@ -129,7 +132,8 @@ export function UploadPage() {
                   </Button>
                 }
               >
-                {duplicateAudio} If this is a different version, you can upload it anyway; admins will see the match.
+                {duplicateAudio} If this is a different version (a snippet, a remix...), you can upload it anyway and
+                link it as a version of that song; admins will see the match.
               </Notice>
             ) : null}
             <SongFields form={form} disabled={uploading} />
@@ -317,7 +321,9 @@ function UploadProgress({
   );
 }
 
-function UploadSuccess({ song }: { song: Song }) {
+function UploadSuccess({ song: uploaded }: { song: Song }) {
+  // The cached song follows a version link made here.
+  const song = useSong(uploaded.id).data ?? uploaded;
   return (
     <>
       <PageHeader title="Upload Song" subtitle="Share an unreleased song with the community." />
@@ -327,8 +333,10 @@ function UploadSuccess({ song }: { song: Song }) {
           {MESSAGES.uploadSuccess}
         </p>
         <p className="text-sm text-zinc-400">
-          “{song.title}” is pending until the community verifies it. Taking you home…
+          “{song.title}” is pending until the community verifies it.
+          {song.versionSuggestion ? "" : " Taking you home…"}
         </p>
+        <VersionSuggestion song={song} />
         <Link
           to={`/song/${encodeURIComponent(song.id)}`}
           className="text-sm font-medium text-violet-300 hover:underline"

@@ -1,0 +1,144 @@
+import { IMPORT_MESSAGES, LEAK_FIELDS } from "@unheard/shared";
+import { describe, expect, it } from "vitest";
+import { CsvError, decodeText, detectDelimiter, parseDelimited, readTable } from "./csv.js";
+import {
+  guessMapping,
+  parseAvailability,
+  parseDate,
+  parseGenre,
+  parseQuality,
+  splitArtists,
+  splitNames,
+  splitTitle,
+} from "./tracker-values.js";
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("csv parser", () => {
+  it("reads quotes, doubled quotes, delimiters and newlines inside quotes, CRLF and CR", () => {
+    const text = 'a,b,c\r\n"x, y","say ""hi""","two\nlines"\r"",plain,"end"';
+    expect(parseDelimited(text, ",")).toEqual([
+      ["a", "b", "c"],
+      ["x, y", 'say "hi"', "two\nlines"],
+      ["", "plain", "end"],
+    ]);
+  });
+
+  it("keeps empty cells, a trailing empty cell and blank lines; a final newline adds no row", () => {
+    expect(parseDelimited("a,,c,\n\nd\n", ",")).toEqual([["a", "", "c", ""], [""], ["d"]]);
+  });
+
+  it("is lenient with stray and unclosed quotes", () => {
+    expect(parseDelimited('He said "no",x\n"open,y', ",")).toEqual([['He said "no"', "x"], ["open,y"]]);
+    expect(parseDelimited('"a"b,c', ",")).toEqual([["ab", "c"]]);
+  });
+
+  it("detects tab, comma and semicolon from the header line, ignoring quoted ones", () => {
+    expect(detectDelimiter("Name\tArtist\tEra\nx,y\tz\tw")).toBe("\t");
+    expect(detectDelimiter('"Name; or title",Artist,Era')).toBe(",");
+    expect(detectDelimiter("Name;Artist;Era")).toBe(";");
+    expect(detectDelimiter("Title")).toBe(",");
+  });
+
+  it("decodes UTF-8 with and without BOM, UTF-16 and Windows-1252, keeping emoji", () => {
+    expect(decodeText(bytes("\uFEFFName\n🔥 Song"))).toBe("Name\n🔥 Song");
+    expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Name\tÉra 💿", "utf16le")]))).toBe(
+      "Name\tÉra 💿",
+    );
+    expect(decodeText(Buffer.from([0x43, 0x61, 0x66, 0xe9]))).toBe("Café");
+  });
+
+  it("refuses empty, binary and workbook files with a clear message", () => {
+    expect(() => decodeText(bytes(""))).toThrow(IMPORT_MESSAGES.fileEmpty);
+    expect(() => decodeText(bytes(" \n \n"))).toThrow(IMPORT_MESSAGES.fileEmpty);
+    expect(() => decodeText(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toThrow(
+      IMPORT_MESSAGES.notText,
+    );
+    expect(() => decodeText(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0]))).toThrow(IMPORT_MESSAGES.workbook);
+  });
+
+  it("stops past the row limit", () => {
+    const text = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
+    expect(() => parseDelimited(text, ",", 10)).toThrow(CsvError);
+    expect(readTable(bytes("a\tb\n1\t2"), "x.tsv", 10)).toEqual({
+      delimiter: "\t",
+      rows: [
+        ["a", "b"],
+        ["1", "2"],
+      ],
+    });
+  });
+});
+
+describe("tracker values", () => {
+  it("guesses a mapping from header names; exact names win and each field is used once", () => {
+    expect(
+      guessMapping(["Era", "Name", "Artist(s)", "Prod.", "Feat", "Leak Date", "Type", "Quality", "Notes", "Length"]),
+    ).toEqual(["era", "title", "artists", ...LEAK_FIELDS.slice(1), "ignore"]);
+    expect(guessMapping(["Song", "Track", "Date Leaked (approx)", "Producer(s)"])).toEqual([
+      "title",
+      "ignore",
+      "leakDate",
+      "producers",
+    ]);
+  });
+
+  it("reads the documented date formats and refuses the rest", () => {
+    for (const [raw, want] of [
+      ["2021-01-05", "2021-01-05"],
+      ["2021/1/5", "2021-01-05"],
+      ["2021-01-05T10:00:00Z", "2021-01-05"],
+      ["01/05/2021", "2021-01-05"],
+      ["13/02/2021", "2021-02-13"],
+      ["1/5/21", "2021-01-05"],
+      ["05.01.2021", "2021-01-05"],
+      ["Jan 5, 2021", "2021-01-05"],
+      ["January 5th 2021", "2021-01-05"],
+      ["5 Jan 2021", "2021-01-05"],
+      ["44201", "2021-01-05"],
+    ] as const) {
+      expect(parseDate(raw, "Leak date"), raw).toEqual({ value: want });
+    }
+    expect(parseDate("", "Leak date")).toEqual({ value: null });
+    expect(parseDate("???", "Leak date")).toEqual({ value: null });
+    expect(parseDate("2021", "Leak date").warning).toBe('Leak date "2021" is not a full date: left empty');
+    expect(parseDate("02/30/2021", "Leak date").warning).toContain("is not a date we can read");
+    expect(parseDate("soon™", "Leak date")).toMatchObject({ value: null });
+  });
+
+  it("maps genres, availabilities and qualities from tracker wording", () => {
+    expect(parseGenre("hip-hop")).toEqual({ value: "Rap" });
+    expect(parseGenre("ROCK")).toEqual({ value: "Rock" });
+    expect(parseGenre("")).toEqual({ value: "Other" });
+    expect(parseGenre("Vaporwave")).toEqual({
+      value: "Other",
+      warning: 'Unknown genre "Vaporwave": imported as Other',
+    });
+    expect(parseAvailability("OG File").value).toBe("og_file");
+    expect(parseAvailability("OG").value).toBe("og_file");
+    expect(parseAvailability("Snippet (Recording)")).toEqual({ value: "snippet", quality: "recording" });
+    expect(parseAvailability("Full").value).toBe("full");
+    expect(parseAvailability("Partial").value).toBe("partial");
+    expect(parseAvailability("Rap").warning).toBe('Unknown availability "Rap": left empty');
+    expect(parseQuality("CDQ").value).toBe("high");
+    expect(parseQuality("HQ").value).toBe("high");
+    expect(parseQuality("LQ").value).toBe("low");
+    expect(parseQuality("Lossless").value).toBe("lossless");
+    expect(parseQuality("Recording").value).toBe("recording");
+    expect(parseQuality("Snippet (recording)").value).toBe("recording");
+    expect(parseQuality("meh").warning).toContain("Unknown quality");
+  });
+
+  it("splits names, features out of artists, and feat./prod. out of titles", () => {
+    expect(splitNames("A, B & C / D x E; a")).toEqual(["A", "B", "C", "D", "E"]);
+    expect(splitArtists("Kanye West feat. Kid Cudi & Mr Hudson")).toEqual({
+      artists: ["Kanye West"],
+      features: ["Kid Cudi", "Mr Hudson"],
+    });
+    expect(splitTitle("Night Drive 🌙 (feat. Luna) [prod. Kay & Jay]")).toEqual({
+      title: "Night Drive 🌙",
+      features: ["Luna"],
+      producers: ["Kay", "Jay"],
+    });
+  });
+});

@@ -1,0 +1,247 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import type { Database } from "../../db/database.js";
+import type { DB, ImportBatchTable, SongTable } from "../../db/schema.js";
+import { searchWords } from "../../lib/search-text.js";
+
+type Db = Kysely<DB>;
+
+/** An import batch as read from either dialect, with its creator's name. */
+export type BatchRow = Selectable<ImportBatchTable> & { creator_name: string | null };
+
+/** The leak columns an import fills in or replaces on a song. */
+export const LEAK_COLUMNS = ["era", "producers", "features", "leak_date", "availability", "quality", "notes"] as const;
+/** One of the leak columns. */
+export type LeakColumn = (typeof LEAK_COLUMNS)[number];
+/** Values of the leak columns (producers and features as JSON text, as stored). */
+export type LeakValues = Record<LeakColumn, string | null>;
+
+/** A song an imported row may match: its id, title, credited artists' name keys and leak columns. */
+export type ExistingSong = LeakValues & { id: string; title: string; artistKeys: Set<string> };
+
+// The song columns read to match an imported row: the ExistingSong's and the title key it is grouped by.
+const MATCH_COLUMNS = ["id", "title", "title_key", ...LEAK_COLUMNS] as const;
+
+// Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits with ~40 song columns.
+const INSERT_ROWS = 200;
+// Title keys per lookup.
+const LOOKUP_KEYS = 500;
+
+/** Add `sign` x n to the uploadCount of each artist (grouped by n: one statement per distinct count). */
+async function moveUploadCounts(trx: Db, perArtist: Map<string, number>, sign: 1 | -1): Promise<void> {
+  const byCount = new Map<number, string[]>();
+  for (const [id, n] of perArtist) byCount.set(n, [...(byCount.get(n) ?? []), id]);
+  for (const [n, ids] of byCount) {
+    for (let i = 0; i < ids.length; i += LOOKUP_KEYS) {
+      await trx
+        .updateTable("user")
+        .set({ upload_count: sql`upload_count + ${sign * n}` })
+        .where("id", "in", ids.slice(i, i + LOOKUP_KEYS))
+        .execute();
+    }
+  }
+}
+
+/** SQL for import batches, their recorded changes and remembered mappings. */
+export function createImportsRepo(database: Database) {
+  const { db, dialect } = database;
+  const batches = (trx: Db) =>
+    trx
+      .selectFrom("import_batch")
+      .leftJoin("user", "user.id", "import_batch.created_by")
+      .selectAll("import_batch")
+      .select("user.username as creator_name");
+  return {
+    /** Songs whose title key is one of `titleKeys`, grouped by title key (each with its artists' keys). */
+    async existingByTitle(trx: Db, titleKeys: string[]): Promise<Map<string, ExistingSong[]>> {
+      const out = new Map<string, ExistingSong[]>();
+      const byId = new Map<string, ExistingSong>();
+      for (let i = 0; i < titleKeys.length; i += LOOKUP_KEYS) {
+        const rows = await trx
+          .selectFrom("song")
+          .innerJoin("song_artist", "song_artist.song_id", "song.id")
+          .innerJoin("user", "user.id", "song_artist.artist_id")
+          .select([...MATCH_COLUMNS.map((c) => `song.${c}` as const), "user.username_key"])
+          .where("song.title_key", "in", titleKeys.slice(i, i + LOOKUP_KEYS))
+          .execute();
+        for (const r of rows) {
+          let song = byId.get(r.id);
+          if (!song) {
+            const { title_key: _, username_key: __, ...columns } = r;
+            song = { ...columns, artistKeys: new Set() };
+            byId.set(r.id, song);
+            out.set(r.title_key, [...(out.get(r.title_key) ?? []), song]);
+          }
+          song.artistKeys.add(r.username_key);
+        }
+      }
+      return out;
+    },
+
+    /** Insert new songs, many rows per statement. */
+    async insertSongs(trx: Db, rows: Insertable<SongTable>[]): Promise<void> {
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto("song")
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .execute();
+      }
+    },
+
+    updateSong(trx: Db, id: string, values: Updateable<SongTable>): Promise<unknown> {
+      return trx.updateTable("song").set(values).where("id", "=", id).execute();
+    },
+
+    /**
+     * Credit artists on new songs and count each credit in the artist's uploadCount, as songs.repo's setArtists
+     * does for one song, in a few statements for many songs.
+     */
+    async creditNewSongs(trx: Db, credits: { songId: string; artistIds: string[] }[]): Promise<void> {
+      const rows = credits.flatMap((c) =>
+        c.artistIds.map((artist_id, position) => ({ song_id: c.songId, artist_id, position })),
+      );
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto("song_artist")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+      const perArtist = new Map<string, number>();
+      for (const r of rows) perArtist.set(r.artist_id, (perArtist.get(r.artist_id) ?? 0) + 1);
+      await moveUploadCounts(trx, perArtist, 1);
+    },
+
+    /**
+     * The search rows of new songs, as songs.repo's indexSearch writes them for one song, in a few statements.
+     * indexSearch first removes a song's old rows, and on SQLite that delete scans the whole FTS table (song_id is
+     * not indexed there): per song, a 10,000-row import would take minutes.
+     */
+    async indexNewSongs(trx: Db, rows: { song_id: string; search_text: string }[]): Promise<void> {
+      const words = [...new Set(rows.flatMap((r) => searchWords(r.search_text)))];
+      for (let i = 0; i < words.length; i += 1000) {
+        const added = await trx
+          .insertInto("search_word")
+          .values(words.slice(i, i + 1000).map((word) => ({ word })))
+          .onConflict((oc) => oc.column("word").doNothing())
+          .returning("word")
+          .execute();
+        if (dialect === "sqlite" && added.length > 0) await trx.insertInto("search_word_fts").values(added).execute();
+      }
+      if (dialect !== "sqlite") return;
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto("song_fts")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+        await trx
+          .insertInto("song_words_fts")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+    },
+
+    /**
+     * Delete the songs a batch created, with what creditNewSongs and indexNewSongs wrote for them (votes,
+     * favourites and the rest go with the rows, as on any song deletion); how many there were.
+     */
+    async deleteCreatedSongs(trx: Db, batchId: string): Promise<number> {
+      const created = trx
+        .selectFrom("import_change")
+        .select("song_id")
+        .where("batch_id", "=", batchId)
+        .where("action", "=", "created");
+      const credits = await trx
+        .selectFrom("song_artist")
+        .select(["artist_id", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("song_id", "in", created)
+        .groupBy("artist_id")
+        .execute();
+      await moveUploadCounts(trx, new Map(credits.map((c) => [c.artist_id, Number(c.n)])), -1);
+      if (dialect === "sqlite") {
+        // One pass over each FTS table for the whole batch.
+        await trx.deleteFrom("song_fts").where("song_id", "in", created).execute();
+        await trx.deleteFrom("song_words_fts").where("song_id", "in", created).execute();
+      }
+      const res = await trx.deleteFrom("song").where("id", "in", created).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+
+    /** Record what a batch created and updated (with the values an update replaced). */
+    async insertChanges(
+      trx: Db,
+      rows: { batch_id: string; song_id: string; action: "created" | "updated"; previous: string | null }[],
+    ): Promise<void> {
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto("import_change")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+    },
+
+    changesOf(trx: Db, batchId: string) {
+      return trx
+        .selectFrom("import_change")
+        .select(["song_id", "action", "previous"])
+        .where("batch_id", "=", batchId)
+        .execute();
+    },
+
+    /** A few songs a batch created that still exist, for links. */
+    createdSongs(batchId: string, limit: number) {
+      return db
+        .selectFrom("song")
+        .select(["id", "title"])
+        .where("import_batch_id", "=", batchId)
+        .orderBy("title")
+        .limit(limit)
+        .execute();
+    },
+
+    async rememberedMapping(headerKey: string): Promise<string[] | undefined> {
+      const row = await db
+        .selectFrom("import_mapping")
+        .select("mapping")
+        .where("header_key", "=", headerKey)
+        .executeTakeFirst();
+      return row ? (JSON.parse(row.mapping) as string[]) : undefined;
+    },
+
+    rememberMapping(headerKey: string, mapping: string[], userId: string, now: string): Promise<unknown> {
+      const values = { mapping: JSON.stringify(mapping), updated_by: userId, updated_at: now };
+      return db
+        .insertInto("import_mapping")
+        .values({ header_key: headerKey, ...values })
+        .onConflict((oc) => oc.column("header_key").doUpdateSet(values))
+        .execute();
+    },
+
+    insertBatch(trx: Db, row: Insertable<ImportBatchTable>): Promise<unknown> {
+      return trx.insertInto("import_batch").values(row).execute();
+    },
+
+    updateBatch(trx: Db, id: string, values: Updateable<ImportBatchTable>): Promise<unknown> {
+      return trx.updateTable("import_batch").set(values).where("id", "=", id).execute();
+    },
+
+    findBatch(id: string, trx: Db = db): Promise<BatchRow | undefined> {
+      return batches(trx).where("import_batch.id", "=", id).executeTakeFirst();
+    },
+
+    /** The newest batches first. */
+    listBatches(limit: number): Promise<BatchRow[]> {
+      return batches(db)
+        .orderBy("import_batch.created_at", "desc")
+        .orderBy("import_batch.id", "desc")
+        .limit(limit)
+        .execute();
+    },
+
+    /** Batches still marked running (at most one runs at a time). */
+    runningBatches(trx: Db = db) {
+      return trx.selectFrom("import_batch").select(["id", "created_at"]).where("status", "=", "running").execute();
+    },
+  };
+}
+
+/** The imports repo type. */
+export type ImportsRepo = ReturnType<typeof createImportsRepo>;

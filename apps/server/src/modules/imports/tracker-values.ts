@@ -1,0 +1,309 @@
+import {
+  type Availability,
+  GENRES,
+  type Genre,
+  IMPORT_FIELD_LABELS,
+  type ImportField,
+  isAllowedSoundcloudUrl,
+  LEAK_LIMITS,
+  type Quality,
+} from "@unheard/shared";
+
+/** A header or value lower-cased, accents and punctuation turned into spaces: "Artist(s)" -> "artist s". */
+export function headerWords(s: string): string {
+  return s
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+// Whole headers first, then single words a header holds (so "Leak Date (approx.)" is a leak date).
+const EXACT: Record<string, ImportField> = {
+  name: "title",
+  song: "title",
+  "song name": "title",
+  "song title": "title",
+  track: "title",
+  "track name": "title",
+  "track title": "title",
+  title: "title",
+  artist: "artists",
+  artists: "artists",
+  "artist s": "artists",
+  "main artist": "artists",
+  performer: "artists",
+  genre: "genre",
+  "release date": "releaseDate",
+  released: "releaseDate",
+  "date released": "releaseDate",
+  era: "era",
+  project: "era",
+  album: "era",
+  prod: "producers",
+  "prod by": "producers",
+  "produced by": "producers",
+  producer: "producers",
+  producers: "producers",
+  "producer s": "producers",
+  feat: "features",
+  feats: "features",
+  ft: "features",
+  feature: "features",
+  features: "features",
+  "feature s": "features",
+  featuring: "features",
+  "leak date": "leakDate",
+  leaked: "leakDate",
+  "date leaked": "leakDate",
+  "leaked on": "leakDate",
+  leak: "leakDate",
+  date: "leakDate",
+  type: "availability",
+  availability: "availability",
+  available: "availability",
+  portion: "availability",
+  quality: "quality",
+  "audio quality": "quality",
+  notes: "notes",
+  note: "notes",
+  comments: "notes",
+  comment: "notes",
+  description: "notes",
+  soundcloud: "soundcloudUrl",
+  "soundcloud url": "soundcloudUrl",
+  "soundcloud link": "soundcloudUrl",
+};
+const BY_WORD: [RegExp, ImportField][] = [
+  [/\bleak(ed|s)?\b/, "leakDate"],
+  [/\brelease(d)?\b/, "releaseDate"],
+  [/\bprod(uced|ucer|ucers)?\b/, "producers"],
+  [/\b(feat|ft|features?|featuring)\b/, "features"],
+  [/\bartists?\b/, "artists"],
+  [/\bsoundcloud\b/, "soundcloudUrl"],
+  [/\bquality\b/, "quality"],
+  [/\bnotes?\b/, "notes"],
+  [/\b(song|track) (name|title)\b/, "title"],
+];
+
+/** A mapping guessed from the header names; each field goes to the first column that looks like it. */
+export function guessMapping(headers: string[]): ImportField[] {
+  const taken = new Set<ImportField>();
+  const pick = (field: ImportField | undefined): ImportField => {
+    if (!field || taken.has(field)) return "ignore";
+    taken.add(field);
+    return field;
+  };
+  const exact = headers.map((h) => EXACT[headerWords(h)]);
+  // Exact names win over a word inside another header, whatever their order.
+  const fields: (ImportField | undefined)[] = exact.map((f) => (f ? pick(f) : undefined));
+  return headers.map((h, i) => {
+    const done = fields[i];
+    if (done !== undefined) return done;
+    const words = headerWords(h);
+    return pick(BY_WORD.find(([re]) => re.test(words))?.[1]);
+  });
+}
+
+/** A value the import cleaned up, with what the admin should know about it. */
+export type Cleaned<T> = { value: T; warning?: string };
+
+/** Cells that say "nothing known". */
+const BLANKS = new Set(["", "-", "--", "?", "??", "n a", "none", "unknown", "tba", "tbd", "tbc"]);
+
+/** True for a blank cell or one that says it is unknown. */
+export function isBlank(value: string): boolean {
+  return BLANKS.has(headerWords(value));
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+function ymd(y: number, m: number, d: number): string | null {
+  if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31) return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCMonth() !== m - 1) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+const fullYear = (y: string) => {
+  const n = Number(y);
+  if (y.length === 4) return n;
+  // Two-digit years: up to this year's are 20xx, the rest 19xx.
+  return n <= new Date().getUTCFullYear() % 100 ? 2000 + n : 1900 + n;
+};
+
+const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+
+/** Month first, unless the first number cannot be a month (then day first). */
+const monthFirst = ([a = "", b = "", y = ""]: string[]) =>
+  Number(a) > 12 ? ymd(fullYear(y), Number(b), Number(a)) : ymd(fullYear(y), Number(a), Number(b));
+
+/** The date formats parseDate reads, each with how its parts make a date. */
+const DATE_RULES: [RegExp, (parts: string[]) => string | null][] = [
+  [/^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ].*)?$/, ([y, m, d]) => ymd(Number(y), Number(m), Number(d))],
+  [/^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/, monthFirst],
+  [/^(\d{1,2})-(\d{1,2})-(\d{4})$/, monthFirst],
+  [/^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/, ([d = "", m, y = ""]) => ymd(fullYear(y), Number(m), Number(d))],
+  [
+    /^([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/i,
+    ([m = "", d, y]) => ymd(Number(y), monthOf(m), Number(d)),
+  ],
+  [
+    /^(\d{1,2})(?:st|nd|rd|th)?[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{4})$/i,
+    ([d, m = "", y]) => ymd(Number(y), monthOf(m), Number(d)),
+  ],
+  // Days since 1899-12-30: a date cell exported without its format.
+  [
+    /^(\d{5})$/,
+    ([n]) =>
+      Number(n) > 20_000 && Number(n) < 80_000
+        ? new Date(Date.UTC(1899, 11, 30) + Number(n) * 864e5).toISOString().slice(0, 10)
+        : null,
+  ],
+];
+
+/**
+ * A date as YYYY-MM-DD. Accepted: 2021-01-05 (also with / or . and a time after it), 01/05/2021 (US month first,
+ * as Google Sheets writes it; day first when the first number is over 12), 05.01.2021 (day first), two-digit
+ * years, "Jan 5, 2021", "5 January 2021", and spreadsheet serial numbers. A year or month alone is not a date:
+ * left empty with a warning, as is anything else.
+ */
+export function parseDate(raw: string, label: string): Cleaned<string | null> {
+  const s = raw.trim();
+  if (isBlank(s)) return { value: null };
+  let value: string | null = null;
+  for (const [re, read] of DATE_RULES) {
+    const m = re.exec(s);
+    if (m) {
+      value = read(m.slice(1).map((g) => g ?? ""));
+      break;
+    }
+  }
+  if (value) return { value };
+  const partial = /^(\d{4})(?:[-/.]\d{1,2})?$|^[a-z]{3,9}\.?\s+\d{4}$/i.test(s);
+  return {
+    value: null,
+    warning: partial
+      ? `${label} "${s}" is not a full date: left empty`
+      : `${label} "${s}" is not a date we can read: left empty`,
+  };
+}
+
+const GENRE_SYNONYMS: Record<string, Genre> = {
+  "hip hop": "Rap",
+  hiphop: "Rap",
+  trap: "Rap",
+  drill: "Rap",
+  edm: "Electronic",
+  house: "Electronic",
+  techno: "Electronic",
+  dubstep: "Electronic",
+  dance: "Electronic",
+  dnb: "Electronic",
+  "drum and bass": "Electronic",
+  punk: "Rock",
+  metal: "Rock",
+  "alt rock": "Rock",
+};
+
+/** A genre of spec §5; a blank cell is Other, an unknown name Other with a warning. */
+export function parseGenre(raw: string): Cleaned<Genre> {
+  if (isBlank(raw)) return { value: "Other" };
+  const words = headerWords(raw);
+  const exact = GENRES.find((g) => g.toLowerCase() === words);
+  if (exact) return { value: exact };
+  const synonym = GENRE_SYNONYMS[words];
+  if (synonym) return { value: synonym };
+  return { value: "Other", warning: `Unknown genre "${raw.trim()}": imported as Other` };
+}
+
+/** How much of a song circulates, from a tracker's "Type" cell; "Snippet (recording)" also says its quality. */
+export function parseAvailability(raw: string): Cleaned<Availability | null> & { quality?: Quality } {
+  if (isBlank(raw)) return { value: null };
+  const w = headerWords(raw);
+  const quality: { quality?: Quality } = /\brecording\b|\brec\b/.test(w) ? { quality: "recording" } : {};
+  if (/\bog\b|\boriginal files?\b|\bstems?\b|\bsession\b/.test(w)) return { value: "og_file", ...quality };
+  if (/\bsnip(pet)?s?\b|\bpreview\b|\bclip\b/.test(w)) return { value: "snippet", ...quality };
+  if (/\bpartial\b|\bincomplete\b|\bunfinished\b|\bhalf\b|\bpart\b/.test(w)) return { value: "partial", ...quality };
+  if (/\bfull\b|\bcomplete\b|\bfinished\b|\bcdq\b/.test(w)) return { value: "full", ...quality };
+  return { value: null, warning: `Unknown availability "${raw.trim()}": left empty` };
+}
+
+/** The quality of the best copy, from the words trackers use (CDQ, HQ, LQ, Lossless, Recording). */
+export function parseQuality(raw: string): Cleaned<Quality | null> {
+  if (isBlank(raw)) return { value: null };
+  const w = headerWords(raw);
+  if (/\blossless\b|\bflac\b|\bwav\b|\balac\b/.test(w)) return { value: "lossless" };
+  if (/\brecording\b|\brec\b|\brecorded\b/.test(w)) return { value: "recording" };
+  if (/\bcdq\b|\bhq\b|\bhigh\b|\b320\b|\bgood\b/.test(w)) return { value: "high" };
+  if (/\blq\b|\blow\b|\bbad\b|\b128\b/.test(w)) return { value: "low" };
+  return { value: null, warning: `Unknown quality "${raw.trim()}": left empty` };
+}
+
+const FEATURE_SPLIT = /\s+(?:feat\.?|ft\.?|featuring)\s+/i;
+const NAME_SPLIT = /\s*(?:,|&|\/|;|\+|\n|\s+x\s+)\s*/i;
+
+/** Names in one cell: split on ",", "&", "/", ";", "+" and " x "; blank and repeated names dropped. */
+export function splitNames(raw: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const piece of raw.split(NAME_SPLIT)) {
+    const name = piece.normalize("NFKC").trim().replace(/\s+/g, " ");
+    const key = name.toLowerCase();
+    if (!name || isBlank(name) || seen.has(key)) continue;
+    seen.add(key);
+    out.push(name);
+  }
+  return out;
+}
+
+/** An artists cell: the names, and those after "feat." / "ft." as features. */
+export function splitArtists(raw: string): { artists: string[]; features: string[] } {
+  const [main = "", ...rest] = raw.split(FEATURE_SPLIT);
+  return { artists: splitNames(main), features: splitNames(rest.join(", ")) };
+}
+
+/** A title with "(feat. X)" and "(prod. Y)" taken out of it as features and producers. */
+export function splitTitle(raw: string): { title: string; features: string[]; producers: string[] } {
+  const features: string[] = [];
+  const producers: string[] = [];
+  const title = raw
+    .replace(/\s*[([]\s*(feat\.?|ft\.?|featuring|with)\s+([^)\]]+)[)\]]/gi, (_all, _word, names: string) => {
+      features.push(...splitNames(names));
+      return "";
+    })
+    .replace(/\s*[([]\s*prod(?:\.|uced)?(?:\s+by)?\.?\s+([^)\]]+)[)\]]/gi, (_all, names: string) => {
+      producers.push(...splitNames(names));
+      return "";
+    })
+    .normalize("NFKC")
+    .trim()
+    .replace(/\s+/g, " ");
+  return { title, features, producers };
+}
+
+/** At most LEAK_LIMITS.names names of at most LEAK_LIMITS.name characters; what was left out is a warning. */
+export function limitNames(names: string[], field: ImportField): Cleaned<string[]> {
+  const label = IMPORT_FIELD_LABELS[field];
+  const fit = names.filter((n) => n.length <= LEAK_LIMITS.name);
+  const kept = fit.slice(0, LEAK_LIMITS.names);
+  if (kept.length === names.length) return { value: kept };
+  return { value: kept, warning: `${label}: ${names.length - kept.length} name(s) too long or too many, left out` };
+}
+
+/** Text cut to `max` characters, with a warning when it was longer. */
+export function limitText(raw: string, max: number, field: ImportField): Cleaned<string | null> {
+  const s = raw.trim();
+  if (isBlank(s)) return { value: null };
+  if (s.length <= max) return { value: s };
+  return { value: s.slice(0, max), warning: `${IMPORT_FIELD_LABELS[field]} cut to ${max} characters` };
+}
+
+/** A SoundCloud link DESIGN §5 allows; other links are left out with a warning. */
+export function parseSoundcloud(raw: string): Cleaned<string | null> {
+  const s = raw.trim();
+  if (isBlank(s)) return { value: null };
+  if (s.length <= 500 && isAllowedSoundcloudUrl(s)) return { value: s };
+  return { value: null, warning: `"${s.slice(0, 60)}" is not a SoundCloud link: left out` };
+}

@@ -1,0 +1,263 @@
+import { EXPORT_CSV_COLUMNS, type ExportSong, MESSAGES } from "@unheard/shared";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertVerifiedSongs, parseCsv } from "../../test/export-fixtures.js";
+import { upload, useMembers, verify } from "../../test/fixtures.js";
+import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
+import { csvField } from "./open-data.service.js";
+
+const get = (ctx: TestContext, url: string, opts: { cookie?: string; ip?: string } = {}) =>
+  ctx.app.inject({
+    method: "GET",
+    url,
+    headers: opts.cookie ? { cookie: opts.cookie } : {},
+    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
+  });
+
+/** GET an export, checking the download headers: its type, a dated attachment name and a five-minute public cache. */
+async function getExport(ctx: TestContext, kind: "csv" | "json", contentType: string) {
+  const res = await get(ctx, `/api/export/songs.${kind}`);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers["content-type"]).toBe(contentType);
+  expect(res.headers["content-disposition"]).toMatch(
+    new RegExp(`^attachment; filename="unheard-songs-\\d{4}-\\d{2}-\\d{2}\\.${kind}"$`),
+  );
+  expect(res.headers["cache-control"]).toBe("public, max-age=300");
+  return res;
+}
+
+/** The export's records keyed by column name (header row first in `rows`). */
+function csvObjects(body: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(body);
+  expect(header).toEqual([...EXPORT_CSV_COLUMNS]);
+  return rows.map((r) => Object.fromEntries(r.map((v, i) => [header?.[i] ?? "", v])));
+}
+
+describe("CSV fields", () => {
+  it("quotes per RFC 4180 and keeps spreadsheets from running text as a formula", () => {
+    expect(csvField("plain")).toBe("plain");
+    expect(csvField(null)).toBe("");
+    expect(csvField(-3)).toBe("-3");
+    expect(csvField('say "hi", twice')).toBe('"say ""hi"", twice"');
+    expect(csvField("two\r\nlines")).toBe('"two\r\nlines"');
+    for (const start of ["=", "+", "-", "@", "\t"]) expect(csvField(`${start}x`)).toBe(`'${start}x`);
+    expect(csvField("\rx")).toBe('"\'\rx"');
+    expect(csvField('=HYPERLINK("http://x","go")')).toBe('"\'=HYPERLINK(""http://x"",""go"")"');
+  });
+});
+
+/** Leak details written into one song's row that the CSV gives back as they are (text columns). */
+const TEXT_DETAILS = {
+  era: "Tour Era",
+  leak_date: "2024-12-24",
+  availability: "snippet",
+  quality: "lossless",
+  notes: "First line\nsecond line",
+  version_kind: "remix",
+};
+
+// The exports list every verified, visible song page by page (keyset on the id), as CSV and as one JSON array.
+describeEachDialect("Open data exports", (dialect) => {
+  const ctx = useTestApp(dialect);
+  const { up } = useMembers(ctx, { up: "exporter@example.com" });
+  const shown: Record<string, string> = {};
+  let bulk: string[] = [];
+
+  it("answers an empty catalogue with a header row and an empty array", async () => {
+    const csv = await get(ctx, "/api/export/songs.csv");
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toBe(`\uFEFF${EXPORT_CSV_COLUMNS.join(",")}\r\n`);
+    const json = await get(ctx, "/api/export/songs.json");
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toEqual([]);
+  });
+
+  describe("with songs", () => {
+    beforeAll(async () => {
+      const add = async (title: string, artists: string[]) =>
+        (await upload(ctx, up.cookie, { title, artists, genre: "Pop", releaseDate: "2025-02-03" })).json().id as string;
+      shown.formula = await add("=HYPERLINK(1)", ["Formula Band", "Second Act"]);
+      shown.quoted = await add('Say "Hi", Again', ["Quote Band"]);
+      const pending = await add("Still Pending", ["Quote Band"]);
+      const hidden = await add("Hidden Away", ["Quote Band"]);
+      await verify(ctx, shown.formula, shown.quoted, hidden);
+      await ctx.database.db.updateTable("song").set({ is_hidden: true }).where("id", "=", hidden).execute();
+      await ctx.database.db
+        .updateTable("song")
+        .set({
+          ...TEXT_DETAILS,
+          producers: JSON.stringify(["Maker One", "Maker Two"]),
+          features: JSON.stringify(["Guest"]),
+          version_of: shown.formula,
+        })
+        .where("id", "=", shown.quoted)
+        .execute();
+      shown.pending = pending;
+      shown.hidden = hidden;
+      // More than one page of 1,000, so the keyset paging is crossed.
+      bulk = await insertVerifiedSongs(ctx.database.db, 2100, { prefix: "zbulk", artists: 7 });
+    });
+
+    it("streams every verified, visible song as CSV with the download headers", async () => {
+      const res = await getExport(ctx, "csv", "text/csv; charset=utf-8; header=present");
+      expect(res.body.startsWith("\uFEFFid,title,artists,")).toBe(true);
+      const rows = csvObjects(res.body);
+      expect(rows).toHaveLength(2 + bulk.length);
+      const ids = rows.map((r) => r.id);
+      expect(ids).toEqual([...ids].sort());
+      expect(ids).not.toContain(shown.pending);
+      expect(ids).not.toContain(shown.hidden);
+      expect(new Set(ids).size).toBe(ids.length);
+
+      const formula = rows.find((r) => r.id === shown.formula);
+      expect(formula).toMatchObject({
+        title: "'=HYPERLINK(1)",
+        artists: "Formula Band; Second Act",
+        genre: "Pop",
+        release_date: "2025-02-03",
+        url: `http://localhost:3000/song/${shown.formula}`,
+        producers: "",
+      });
+      const quoted = rows.find((r) => r.id === shown.quoted);
+      expect(quoted).toMatchObject({
+        title: 'Say "Hi", Again',
+        ...TEXT_DETAILS,
+        producers: "Maker One; Maker Two",
+        features: "Guest",
+        version_of: shown.formula,
+        upvotes: "0",
+        downvotes: "0",
+        favorites: "0",
+      });
+      expect(quoted?.verified_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+      expect(quoted?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+      const last = rows.find((r) => r.id === bulk.at(-1));
+      expect(last).toMatchObject({ id: bulk.at(-1), title: `Bulk Song ${bulk.length - 1}` });
+    });
+
+    it("streams the same songs as one JSON array", async () => {
+      const res = await getExport(ctx, "json", "application/json; charset=utf-8");
+      const items = res.json() as ExportSong[];
+      expect(items).toHaveLength(2 + bulk.length);
+      const csvIds = csvObjects((await get(ctx, "/api/export/songs.csv")).body).map((r) => r.id);
+      expect(items.map((s) => s.id)).toEqual(csvIds);
+      const quoted = items.find((s) => s.id === shown.quoted);
+      expect(quoted).toMatchObject({
+        title: 'Say "Hi", Again',
+        artists: [{ name: "Quote Band" }],
+        producers: ["Maker One", "Maker Two"],
+        features: ["Guest"],
+        versionOf: shown.formula,
+        versionKind: "remix",
+        url: `http://localhost:3000/song/${shown.quoted}`,
+        releaseDate: "2025-02-03",
+        soundcloudUrl: null,
+      });
+      expect(quoted?.artists[0]?.id).toEqual(expect.any(String));
+      // Text is data in JSON: no formula guard there.
+      expect(items.find((s) => s.id === shown.formula)?.title).toBe("=HYPERLINK(1)");
+      const bulkSong = items.find((s) => s.id === bulk[4]);
+      expect(bulkSong).toMatchObject({ title: "Bulk Song 4", upvotes: 7, downvotes: 0, favoriteCount: 4 });
+    });
+
+    it("documents the public API and the exports in the OpenAPI document", async () => {
+      const doc = (await get(ctx, "/api/openapi.json")).json();
+      expect(doc.tags).toContainEqual(expect.objectContaining({ name: "open data" }));
+      for (const path of [
+        "/api/songs",
+        "/api/songs/{id}",
+        "/api/artists/{id}",
+        "/api/artists/{id}/songs",
+        "/api/search",
+        "/api/export/songs.csv",
+        "/api/export/songs.json",
+      ]) {
+        const op = doc.paths[path]?.get;
+        expect(op?.tags, path).toContain("open data");
+        expect(op?.summary, path).toEqual(expect.any(String));
+        expect(op?.responses?.["429"], path).toBeDefined();
+      }
+    });
+  });
+});
+
+// Who may keep an answer: visitors' reads are public (revalidated with the ETag), members' private.
+describeEachDialect("Public API caching", (dialect) => {
+  const ctx = useTestApp(dialect);
+  const { fan } = useMembers(ctx, { fan: "cache-fan@example.com" });
+  let songId = "";
+  let artistId = "";
+
+  beforeAll(async () => {
+    [songId = ""] = await insertVerifiedSongs(ctx.database.db, 1, { prefix: "cache", artists: 1 });
+    artistId = "cacheartist0000";
+  });
+
+  it("sends visitors public, revalidated answers and members private ones", async () => {
+    const urls = [
+      "/api/songs?feed=newest",
+      `/api/songs/${songId}`,
+      "/api/search?q=bulk",
+      `/api/artists/${artistId}`,
+      `/api/artists/${artistId}/songs`,
+    ];
+    for (const url of urls) {
+      const visitor = await get(ctx, url);
+      expect(visitor.statusCode, url).toBe(200);
+      expect(visitor.headers["cache-control"], url).toBe("public, no-cache");
+      expect(visitor.headers.vary, url).toBe("cookie");
+      expect(visitor.headers.etag, url).toMatch(/^W\/".+"$/);
+      const again = await ctx.app.inject({
+        method: "GET",
+        url,
+        headers: { "if-none-match": String(visitor.headers.etag) },
+      });
+      expect(again.statusCode, url).toBe(304);
+      const member = await get(ctx, url, { cookie: fan.cookie });
+      expect(member.statusCode, url).toBe(200);
+      expect(member.headers["cache-control"], url).toBe("private, no-cache");
+      expect(member.headers.vary, url).toBe("cookie");
+    }
+  });
+});
+
+// The limits are per client address and per process; the harness turns them off for every other suite.
+describeEachDialect("Public API limits", (dialect) => {
+  const ctx = useTestApp(dialect, { env: { PUBLIC_RATE_LIMIT: "3", EXPORT_RATE_LIMIT: "1" } });
+
+  it("answers the public reads 429 with Retry-After past the limit, per address", async () => {
+    const ip = "198.51.100.7";
+    for (let i = 0; i < 3; i++) {
+      const res = await get(ctx, i === 1 ? "/api/search?q=anything" : "/api/songs", { ip });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["ratelimit-limit"]).toBe("3");
+      expect(res.headers["ratelimit-remaining"]).toBe(String(2 - i));
+      expect(Number(res.headers["ratelimit-reset"])).toBeGreaterThan(0);
+    }
+    const refused = await get(ctx, "/api/songs/any-id", { ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: { code: "rate_limited", message: MESSAGES.tooManyApiRequests } });
+    const retry = Number(refused.headers["retry-after"]);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(refused.headers["ratelimit-remaining"]).toBe("0");
+    // Another address has its own window; routes outside the public API are not counted.
+    expect((await get(ctx, "/api/songs", { ip: "203.0.113.9" })).statusCode).toBe(200);
+    expect((await get(ctx, "/api/health", { ip })).statusCode).toBe(200);
+    expect((await get(ctx, "/api/config", { ip })).headers["ratelimit-limit"]).toBeUndefined();
+    // One IPv6 subscriber is one /64: rotating addresses inside it does not reset the count.
+    for (let i = 1; i <= 3; i++)
+      expect((await get(ctx, "/api/songs", { ip: `2001:db8:1:2::${i}` })).statusCode).toBe(200);
+    expect((await get(ctx, "/api/songs", { ip: "2001:db8:1:2::99" })).statusCode).toBe(429);
+  });
+
+  it("limits export downloads separately, with their own message", async () => {
+    const ip = "198.51.100.8";
+    expect((await get(ctx, "/api/export/songs.csv", { ip })).statusCode).toBe(200);
+    const refused = await get(ctx, "/api/export/songs.json", { ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(MESSAGES.tooManyExports);
+    expect(refused.headers["retry-after"]).toBeDefined();
+    // The reads' budget is untouched by the downloads.
+    expect((await get(ctx, "/api/songs", { ip })).statusCode).toBe(200);
+  });
+});

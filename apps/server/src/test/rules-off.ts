@@ -1,0 +1,13 @@
+// Server settings every test server shares (the API harness, server processes, the browser tests and the soak):
+// they act as many minutes-old members from one address, so the trust rules and daily caps (decisions 014, 015)
+// and the public API's per-address limits are off. The suites that test these turn them back on.
+
+/** Environment that turns off the trust rules, the daily caps and the public API's limits. */
+export const RULES_OFF_ENV = {
+  VOTE_MIN_ACCOUNT_DAYS: "0",
+  VOTE_MIN_RECORD: "0",
+  CONTESTED_OPEN_HOURS: "0",
+  DAILY_CAPS: "false",
+  PUBLIC_RATE_LIMIT: "0",
+  EXPORT_RATE_LIMIT: "0",
+} as const satisfies Record<string, string>;

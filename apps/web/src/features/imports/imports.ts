@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ImportBatch, type ImportField, type ImportPreview, MESSAGES } from "@unheard/shared";
+import { api, sendRequest } from "../../lib/api/api";
+import { refreshSongLists } from "../../lib/api/live";
+import { itemsQuery } from "../../lib/api/query-helpers";
+
+/** A file to import and the choices sent with it. */
+export type ImportRequest = {
+  file: File;
+  /** One field per column; absent on the first dry run (the server remembers or guesses). */
+  mapping?: ImportField[];
+  asVerified: boolean;
+  defaultArtist: string;
+};
+
+const importsKey = ["imports"] as const;
+
+/** POST a file and its choices as multipart/form-data. */
+function sendImport<T>(path: string, req: ImportRequest): Promise<T> {
+  const form = new FormData();
+  if (req.mapping) form.append("mapping", JSON.stringify(req.mapping));
+  if (req.asVerified) form.append("asVerified", "true");
+  if (req.defaultArtist.trim()) form.append("defaultArtist", req.defaultArtist.trim());
+  // Last, so the server has every field before the file.
+  form.append("file", req.file, req.file.name);
+  return sendRequest<T>(
+    path,
+    { method: "POST", headers: { accept: "application/json" }, body: form },
+    MESSAGES.internal,
+  );
+}
+
+/** A dry run: what importing the file would do, row by row. */
+export function usePreviewImport() {
+  return useMutation({ mutationFn: (req: ImportRequest) => sendImport<ImportPreview>("/api/imports/preview", req) });
+}
+
+/** Start an import; the batch comes back running (large files) or done. */
+export function useRunImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: ImportRequest) => sendImport<ImportBatch>("/api/imports", req),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: importsKey }),
+  });
+}
+
+/** One batch, polled every half second while it runs (the progress bar). */
+export function useImportBatch(id: string | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: [...importsKey, id],
+    queryFn: async () => {
+      const batch = await api.get<ImportBatch>(`/api/imports/${encodeURIComponent(id ?? "")}`);
+      if (batch.status !== "running") {
+        void queryClient.invalidateQueries({ queryKey: [...importsKey, "list"] });
+        void refreshSongLists(queryClient);
+      }
+      return batch;
+    },
+    enabled: Boolean(id),
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 500 : false),
+  });
+}
+
+/** The newest imports. */
+export function useImportBatches() {
+  return useQuery(itemsQuery<ImportBatch>([...importsKey, "list"], "/api/imports"));
+}
+
+/** Undo a batch: its new songs deleted, the songs it updated restored. */
+export function useUndoImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<ImportBatch>(`/api/imports/${encodeURIComponent(id)}/undo`),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: importsKey });
+      void refreshSongLists(queryClient);
+    },
+  });
+}
