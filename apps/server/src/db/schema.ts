@@ -135,9 +135,8 @@ export type SongTable = {
   /** The song this one is a version of, and how (snippet, remix, alternate, official). */
   version_of: string | null;
   version_kind: string | null;
-  /** The import batch that created the song, and its row's normalised title and artists. */
+  /** The import batch that created the song. */
   import_batch_id: string | null;
-  import_key: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -24,10 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await song().addColumn("version_kind", "text").execute();
   await song().addColumn("import_batch_id", "text").execute();
-  // Normalised title and artists of an imported row: re-importing the same row finds its song.
-  await song().addColumn("import_key", "text").execute();
   await db.schema.createIndex("song_version_of_idx").on("song").column("version_of").execute();
-  await db.schema.createIndex("song_import_key_idx").on("song").column("import_key").execute();
   await db.schema.createIndex("song_availability_idx").on("song").columns(["availability", "status"]).execute();
   await db.schema.createIndex("song_quality_idx").on("song").columns(["quality", "status"]).execute();
 
@@ -76,11 +73,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("import_mapping").execute();
   await db.schema.dropTable("import_change").execute();
   await db.schema.dropTable("import_batch").execute();
-  for (const i of ["song_quality_idx", "song_availability_idx", "song_import_key_idx", "song_version_of_idx"]) {
+  for (const i of ["song_quality_idx", "song_availability_idx", "song_version_of_idx"]) {
     await db.schema.dropIndex(i).execute();
   }
   for (const c of [
-    "import_key",
     "import_batch_id",
     "version_kind",
     "version_of",

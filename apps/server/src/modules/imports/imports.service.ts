@@ -377,7 +377,6 @@ export function createImportsService(deps: {
         version_kind: null,
         import_batch_id: batchId,
         search_text: searchNormalize([p.title, ...p.artists].join(" ")),
-        import_key: `${p.titleKey}\u001f${[...p.artistKeys].sort().join("\u001f")}`,
         created_at: now,
         updated_at: now,
       });
