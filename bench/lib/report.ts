@@ -94,3 +94,29 @@ export function formatPreset(r: PresetResult, run: BenchResult): string {
   ];
   return lines.join("\n");
 }
+
+/** For the transformed conditions: the true factors, the detected ones (median of correct answers), the worst error. */
+export function formatTransforms(r: PresetResult): string {
+  const rows = r.conditions.filter((c) => c.truth);
+  if (rows.length === 0) return "";
+  const st = (p: number) => `${(12 * Math.log2(p)).toFixed(2)} st`;
+  const lines = [
+    `Detected transform, preset \`${r.preset.name}\` (correct answers; "second pass" = answered by the warped search):`,
+    "",
+    "| condition | true tempo / pitch | median detected tempo / pitch | worst error tempo / pitch | second pass |",
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (const c of rows) {
+    const t = c.truth as NonNullable<typeof c.truth>;
+    const tempos = c.detected.map((d) => d.tempo);
+    const pitches = c.detected.map((d) => d.pitch);
+    const worst = (xs: number[], truth: number) =>
+      xs.length ? `${(100 * Math.max(...xs.map((x) => Math.abs(x / truth - 1)))).toFixed(2)}%` : "-";
+    lines.push(
+      `| ${c.condition} | x${t.tempo.toFixed(3)} / ${st(t.pitch)} | ${
+        c.detected.length ? `x${percentile(tempos, 50).toFixed(3)} / ${st(percentile(pitches, 50))}` : "-"
+      } | ${worst(tempos, t.tempo)} / ${worst(pitches, t.pitch)} | ${c.secondPass}/${c.correct} |`,
+    );
+  }
+  return lines.join("\n");
+}

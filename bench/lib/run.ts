@@ -1,16 +1,29 @@
 import { basename } from "node:path";
 import {
   decide,
+  estimateTempo,
   type FingerprintConfig,
   fingerprint,
   fingerprintQuery,
+  type Hashes,
+  isStretched,
+  type MatchResult,
   MemoryIndex,
+  matchWarped,
   mixdown,
+  prepareWarpQuery,
   resample,
+  type Warp,
+  type WarpSearch,
 } from "@unheard/fingerprint";
 import { corpusFiles, type Decoded, decodeFile } from "./corpus.js";
 import { OPUS_RATE, opusRoundTrip } from "./opus.js";
 import { createRandom, shuffled } from "./random.js";
+import { applyTransform, sourceSecondsFor, type Transform, transformsUnavailable } from "./transforms.js";
+
+/** The second pass runs on clips at least this long, on their last WARP_MAX_SECONDS (as the server does). */
+const WARP_MIN_SECONDS = 3;
+const WARP_MAX_SECONDS = 8;
 
 /** What to run. */
 export type BenchOptions = {
@@ -29,6 +42,12 @@ export type BenchOptions = {
   /** Use only the first N tracks of the shuffled corpus (quick runs). */
   maxTracks: number | null;
   log: (line: string) => void;
+  /** Transformed-query conditions (issue 17), run on clips of `transformSeconds` with noise at `transformSnrDb`. */
+  transforms: Transform[];
+  transformSeconds: number;
+  transformSnrDb: number;
+  /** Presets (by name) that run the warped second pass when the plain one finds nothing. */
+  warp: Record<string, WarpSearch>;
   /** Replaceable for development (e.g. a decode cache); the default uses audio-decode. */
   decode?: (path: string) => Promise<Decoded>;
 };
@@ -66,6 +85,11 @@ export type ConditionResult = {
   leaveOneOutScores: Score[];
   /** Positives that were not answered correctly, for inspection. */
   misses: (Score & { kind: "no match" | "wrong song" | "wrong offset" })[];
+  /** Transformed conditions: the true warp, and the warp reported with each correct answer (identity for plain). */
+  truth: Warp | null;
+  detected: Warp[];
+  /** Queries answered by the second pass. */
+  secondPass: number;
 };
 
 /** Everything measured for one preset. */
@@ -92,12 +116,14 @@ export type BenchResult = {
   heldOutNames: string[];
   catalogueSeconds: number;
   opusSkipped: string | null;
+  transformsSkipped: string | null;
   presets: PresetResult[];
 };
 
 type Track = { path: string; name: string; catalogue: boolean; seconds: number; sampleRate: number; peak: number };
 type ClipSpec = { track: Track; start: number; length: number; seconds: number; positive: boolean; seed: number };
-type Clip = ClipSpec & { samples: Float32Array };
+/** `source` runs on past the clip, for transforms that read more audio than they output (speed-ups). */
+type Clip = ClipSpec & { samples: Float32Array; source: Float32Array };
 
 const MIN_CLIP_PEAK = 1e-4; // a clip of digital silence is unrecognisable by any method, so it is drawn again
 
@@ -225,11 +251,22 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       for (let tries = 0; tries < 50 && peakOf(mono.subarray(start, start + spec.length)) < MIN_CLIP_PEAK; tries++) {
         start = redraw.int(mono.length - spec.length + 1);
       }
-      clips.push({ ...spec, start, samples: mono.slice(start, start + spec.length) });
+      const sourceEnd = Math.min(mono.length, start + Math.round(sourceSecondsFor(spec.seconds) * track.sampleRate));
+      clips.push({
+        ...spec,
+        start,
+        samples: mono.slice(start, start + spec.length),
+        source: mono.slice(start, sourceEnd),
+      });
     }
   }
 
-  type Condition = { name: string; seconds: number; make: (clip: Clip) => { samples: Float32Array; rate: number } };
+  type Condition = {
+    name: string;
+    seconds: number;
+    truth?: Warp;
+    make: (clip: Clip) => { samples: Float32Array; rate: number };
+  };
   const conditions: Condition[] = [];
   for (const seconds of options.clipSeconds) {
     conditions.push({
@@ -263,6 +300,71 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     }
   }
 
+  const transformsSkipped = options.transforms.length ? transformsUnavailable() : "not requested";
+  if (!transformsSkipped) {
+    const seconds = options.transformSeconds;
+    for (const t of options.transforms) {
+      conditions.push({
+        name: `${seconds} s ${t.name}, ${options.transformSnrDb} dB SNR`,
+        seconds,
+        truth: t.truth,
+        make: (c) => {
+          const out = applyTransform(c.source, c.track.sampleRate, t);
+          const clip = out.slice(0, c.length);
+          return { samples: withNoise(clip, options.transformSnrDb, c.seed + 104729), rate: c.track.sampleRate };
+        },
+      });
+    }
+  }
+
+  /**
+   * Plain matching, then (for presets with a warp search, clips long enough and no plain match) the warped second
+   * pass on the clip's last seconds, against `index` or against the index without `without` (leave-one-out).
+   */
+  const recognise = (
+    preset: FingerprintConfig,
+    index: MemoryIndex,
+    samples: Float32Array,
+    rate: number,
+    plain: MatchResult,
+    hashes: Hashes,
+    without?: string,
+  ): { match: MatchResult["match"]; candidates: MatchResult["candidates"]; warp: Warp | null; second: boolean } => {
+    const search = options.warp[preset.name];
+    const plainOthers = without
+      ? decide(
+          plain.candidates.filter((c) => c.songId !== without),
+          preset,
+        )
+      : plain;
+    if (plainOthers.match && search) {
+      // A time-stretch matches on the plain pass; its tempo is read from the matched hashes.
+      const e = estimateTempo(hashes, index.lookup, plainOthers.match.songId, preset, search.tempo);
+      if (isStretched(e)) {
+        const m = { ...plainOthers.match, offsetSeconds: e.offsetFrames * (preset.hopSize / preset.sampleRate) };
+        return { ...plainOthers, match: m, warp: { tempo: e.tempo, pitch: 1 }, second: false };
+      }
+    }
+    if (plainOthers.match || !search || samples.length < WARP_MIN_SECONDS * rate)
+      return { ...plainOthers, warp: null, second: false };
+    const keep = Math.min(samples.length, Math.round(WARP_MAX_SECONDS * rate));
+    const skipped = (samples.length - keep) / rate;
+    const query = prepareWarpQuery(samples.subarray(samples.length - keep), rate, preset);
+    const view = without
+      ? {
+          lookup: (h: number) => index.lookup(h).filter((p) => p.songId !== without),
+          songRows: (ids: readonly string[]) => index.songRows(ids.filter((id) => id !== without)),
+        }
+      : { lookup: index.lookup, songRows: (ids: readonly string[]) => index.songRows(ids) };
+    const w = matchWarped(query, view, search);
+    if (!w.match) return { ...plainOthers, warp: null, second: false };
+    const shift = (c: (typeof w.candidates)[number]) => ({
+      ...c,
+      offsetSeconds: c.offsetSeconds - skipped * c.warp.tempo,
+    });
+    return { match: shift(w.match), candidates: w.candidates.map(shift), warp: w.match.warp, second: true };
+  };
+
   for (const [p, preset] of presets.entries()) {
     const index = indexes[p] as MemoryIndex;
     const r = results[p] as PresetResult;
@@ -285,6 +387,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         positiveScores: [],
         leaveOneOutScores: [],
         misses: [],
+        truth: condition.truth ?? null,
+        detected: [],
+        secondPass: 0,
       };
       for (const clip of clips) {
         if (clip.seconds !== condition.seconds) continue;
@@ -292,7 +397,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         const cpuStart = process.cpuUsage();
         const start = performance.now();
         const query = fingerprintQuery(samples, rate, preset);
-        const result = index.match(query.hashes);
+        const plain = index.match(query.hashes);
+        const result = recognise(preset, index, samples, rate, plain, query.hashes);
         const elapsed = performance.now() - start;
         const cpu = process.cpuUsage(cpuStart);
         const [best, second] = result.candidates;
@@ -314,10 +420,11 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         out.latenciesMs.push(elapsed);
         out.cpuMs.push((cpu.user + cpu.system) / 1000);
         if (best?.songId === clip.track.name) out.positiveScores.push(score);
-        // The same query against the catalogue minus its own song: another out-of-catalogue negative, for free.
-        const others = result.candidates.filter((c) => c.songId !== clip.track.name);
+        // The same query against the catalogue minus its own song: another out-of-catalogue negative.
+        const loo = recognise(preset, index, samples, rate, plain, query.hashes, clip.track.name);
+        const others = loo.candidates.filter((c) => c.songId !== clip.track.name);
         out.leaveOneOut++;
-        if (decide(others, preset).match) out.leaveOneOutFalsePositives++;
+        if (loo.match) out.leaveOneOutFalsePositives++;
         const [b2, s2] = others;
         out.leaveOneOutScores.push({
           ...score,
@@ -336,7 +443,11 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         } else if (Math.abs(result.match.offsetSeconds - trueOffset) > options.offsetToleranceSeconds) {
           out.wrongOffset++;
           out.misses.push({ ...score, kind: "wrong offset" });
-        } else out.correct++;
+        } else {
+          out.correct++;
+          out.detected.push(result.warp ?? { tempo: 1, pitch: 1 });
+          if (result.second) out.secondPass++;
+        }
       }
       r.conditions.push(out);
     }
@@ -348,6 +459,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     heldOutNames: tracks.filter((t) => !t.catalogue).map((t) => t.name),
     catalogueSeconds,
     opusSkipped,
+    transformsSkipped,
     presets: results,
   };
 }

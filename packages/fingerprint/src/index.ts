@@ -10,3 +10,4 @@ export * from "./match.js";
 export * from "./peaks.js";
 export * from "./quality.js";
 export * from "./stream.js";
+export * from "./warp.js";

@@ -296,6 +296,23 @@ export class MemoryIndex {
     return out;
   };
 
+  /** Every stored row of the given songs (what a database reads by song for verification). */
+  songRows(songIds: readonly string[]): { hash: number; songId: string; offset: number }[] {
+    this.build();
+    const wanted = new Set(songIds.map((id) => this.songIds.indexOf(id)).filter((i) => i >= 0));
+    const out: { hash: number; songId: string; offset: number }[] = [];
+    for (let i = 0; i < this.sortedHashes.length; i++) {
+      const s = this.sortedSongs[i] as number;
+      if (wanted.has(s))
+        out.push({
+          hash: this.sortedHashes[i] as number,
+          songId: this.songIds[s] as string,
+          offset: this.sortedOffsets[i] as number,
+        });
+    }
+    return out;
+  }
+
   /** Match a query against everything stored. */
   match(query: Hashes): MatchResult {
     return match(query, this.lookup, this.config);

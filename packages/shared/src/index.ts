@@ -3,6 +3,7 @@ export * from "./messages.js";
 export * from "./random.js";
 export * from "./roles.js";
 export * from "./schemas/artist.js";
+export * from "./schemas/audio-match.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";

@@ -197,9 +197,9 @@ export type MessageKey = keyof typeof MESSAGES;
 /** 'Found N potential matches' (spec §8). */
 export const foundMatchesMessage = (n: number) => `Found ${n} potential match${n === 1 ? "" : "es"}`;
 
-/** Upload refused because the audio is already in the catalogue. */
-export const duplicateAudioMessage = (title: string, artists: string) =>
-  `This audio matches "${title}" by ${artists}, which is already on Unheard.`;
+/** Upload refused because the audio is already in the catalogue; `transform` says how it differs (e.g. "sped up 8%"). */
+export const duplicateAudioMessage = (title: string, artists: string, transform?: string) =>
+  `This audio matches "${title}" by ${artists}, which is already on Unheard${transform ? ` (${transform})` : ""}.`;
 
 /** Why a member's vote does not count yet (decision 014); shown on the song page beside their vote. */
 export const VOTE_NOTES = {

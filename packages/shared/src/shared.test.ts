@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "./messages.js";
 import { defaultUsername, roleFlags } from "./roles.js";
+import { describeAudioTransform } from "./schemas/audio-match.js";
 import { changePasswordSchema, loginSchema, registerSchema } from "./schemas/auth.js";
 import { leakDetailsSchema, NO_LEAK_DETAILS } from "./schemas/leak.js";
 import { updateProfileSchema } from "./schemas/user.js";
@@ -84,5 +85,21 @@ describe("leak details (issue 16)", () => {
     expect(message({ leakDate: "2024-02-30" })).toBe(MESSAGES.invalidLeakDate);
     expect(message({ leakDate: "2999-01-01" })).toBe(MESSAGES.futureLeakDate);
     expect(message({ producers: Array.from({ length: 11 }, (_, i) => `P${i}`) })).toBe(MESSAGES.leakNamesTooMany);
+  });
+});
+
+describe("describeAudioTransform", () => {
+  it("names speed edits, pitch shifts, stretches and re-encodes for people", () => {
+    expect(describeAudioTransform(1.08, 1.08)).toMatchObject({ kind: "speed", label: "sped up 8%" });
+    expect(describeAudioTransform(0.85, 0.851).label).toBe("slowed down 15%");
+    expect(describeAudioTransform(1, 2 ** (2 / 12))).toMatchObject({
+      kind: "pitch",
+      label: "pitch-shifted +2.0 semitones",
+    });
+    expect(describeAudioTransform(1.001, 2 ** (-1 / 12)).label).toBe("pitch-shifted \u22121.0 semitones");
+    expect(describeAudioTransform(0.9, 1)).toMatchObject({ kind: "tempo", label: "time-stretched to 90% speed" });
+    expect(describeAudioTransform(1.1, 0.95).kind).toBe("both");
+    expect(describeAudioTransform(1.002, 0.999)).toMatchObject({ kind: "reencoded", label: "a re-encoded copy" });
+    expect(describeAudioTransform(1, 1, false)).toMatchObject({ kind: "same", label: "the same file" });
   });
 });

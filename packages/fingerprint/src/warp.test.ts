@@ -1,0 +1,113 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PRESET } from "./config.js";
+import { resample } from "./dsp.js";
+import { fingerprint, fingerprintQuery } from "./fingerprint.js";
+import { lookupFromRows, MemoryIndex } from "./match.js";
+import { addNoise, randomNotesTrack } from "./test-signals.js";
+import {
+  DEFAULT_WARP_SEARCH,
+  estimateTempo,
+  isStretched,
+  matchWarped,
+  prepareWarpQuery,
+  refineAround,
+  semitones,
+  warpGrid,
+  warpKind,
+} from "./warp.js";
+
+const SR = 22050;
+const index = new MemoryIndex(DEFAULT_PRESET);
+const tracks = new Map<string, Float32Array>();
+
+beforeAll(() => {
+  for (let seed = 1; seed <= 4; seed++) {
+    const x = randomNotesTrack(40, SR, seed);
+    tracks.set(`song-${seed}`, x);
+    index.add(`song-${seed}`, fingerprint(x, SR).hashes);
+  }
+});
+
+/** `seconds` of a track from `start`, played `factor` times faster (tempo and pitch together). */
+function spedUp(id: string, start: number, seconds: number, factor: number): Float32Array {
+  const x = tracks.get(id) as Float32Array;
+  const source = x.subarray(Math.round(start * SR), Math.round((start + seconds * factor) * SR));
+  return resample(source, SR * factor, SR);
+}
+
+describe("warp grid", () => {
+  it("covers speed +-15%, pitch +-2 semitones and tempo +-10% with no factor more than half a step from a grid point", () => {
+    const grid = warpGrid();
+    expect(grid[0]).toEqual({ tempo: 1, pitch: 1 });
+    const step = Math.log(1 + DEFAULT_WARP_SEARCH.step);
+    const covered = (kind: string, wanted: number[]) => {
+      const line = grid.filter((w) => warpKind(w) === kind || warpKind(w) === "none");
+      for (const f of wanted) {
+        const nearest = Math.min(
+          ...line.map((w) => Math.abs(Math.log(kind === "tempo" ? w.tempo : w.pitch) - Math.log(f))),
+        );
+        expect(nearest, `${kind} ${f}`).toBeLessThanOrEqual(step / 2 + 1e-9);
+      }
+    };
+    const span = (lo: number, hi: number) => Array.from({ length: 61 }, (_, i) => lo + ((hi - lo) * i) / 60);
+    covered("speed", span(0.85, 1.15));
+    covered("pitch", span(2 ** (-2 / 12), 2 ** (2 / 12)));
+    covered("tempo", span(0.9, 1.1));
+    expect(grid.length).toBeLessThan(90);
+  });
+
+  it("names warps and refines along their own line", () => {
+    expect(warpKind({ tempo: 1.1, pitch: 1.1 })).toBe("speed");
+    expect(warpKind({ tempo: 1, pitch: 1.06 })).toBe("pitch");
+    expect(warpKind({ tempo: 0.95, pitch: 1 })).toBe("tempo");
+    expect(warpKind({ tempo: 1.002, pitch: 0.999 })).toBe("none");
+    expect(semitones(2 ** (2 / 12))).toBeCloseTo(2, 9);
+    for (const w of refineAround({ tempo: 1, pitch: 1.1 })) expect(w.tempo).toBe(1);
+    for (const w of refineAround({ tempo: 1.05, pitch: 1.05 })) expect(w.tempo).toBe(w.pitch);
+  });
+});
+
+describe("warped matching", () => {
+  it("finds a sped-up and a slowed-down clip the plain pass misses, with the factor and the offset", () => {
+    for (const [factor, start] of [
+      [1.13, 7.3],
+      [0.87, 12.1],
+    ] as const) {
+      const clip = addNoise(spedUp("song-2", start, 6, factor), 10, 3);
+      expect(index.match(fingerprintQuery(clip, SR).hashes).match).toBeNull();
+      const result = matchWarped(prepareWarpQuery(clip, SR), index);
+      expect(result.match?.songId).toBe("song-2");
+      expect(Math.abs((result.match?.warp.tempo ?? 0) / factor - 1)).toBeLessThan(0.004);
+      expect(result.match?.warp.pitch).toBe(result.match?.warp.tempo);
+      expect(Math.abs((result.match?.offsetSeconds ?? 0) - start)).toBeLessThan(0.1);
+    }
+  });
+
+  it("finds nothing for a clip of a song that is not indexed, under any warp", () => {
+    const stranger = addNoise(resample(randomNotesTrack(6, SR, 99), SR * 1.08, SR), 10, 4);
+    expect(matchWarped(prepareWarpQuery(stranger, SR), index).match).toBeNull();
+  });
+
+  it("reads the tempo of a time-stretched clip that the plain pass matched", () => {
+    // A stretch keeps the frequencies; on this synthetic track the frames simply drift (song = start + q x tempo).
+    const x = tracks.get("song-3") as Float32Array;
+    const clip = x.subarray(10 * SR, 16 * SR);
+    const fp = fingerprintQuery(clip, SR);
+    const rows = [...new Set(fp.hashes.hashes)].flatMap((h) => index.lookup(h).map((p) => ({ hash: h, ...p })));
+    const lookup = lookupFromRows(rows);
+    const plain = estimateTempo(fp.hashes, lookup, "song-3", DEFAULT_PRESET);
+    expect(plain.tempo).toBe(1);
+    expect(isStretched(plain)).toBe(false);
+    // The same hashes with their query offsets squeezed, as a 6% faster tempo would place them.
+    const squeezed = { ...fp.hashes, offsets: fp.hashes.offsets.map((o) => Math.round(o * 1.06)) };
+    const stretched = estimateTempo(
+      { ...fp.hashes, offsets: fp.hashes.offsets.map((o) => Math.round(o / 1.06)) },
+      lookup,
+      "song-3",
+      DEFAULT_PRESET,
+    );
+    expect(Math.abs(stretched.tempo - 1.06)).toBeLessThan(0.006);
+    expect(isStretched(stretched)).toBe(true);
+    expect(estimateTempo(squeezed, lookup, "song-3", DEFAULT_PRESET).tempo).toBeLessThan(0.96);
+  });
+});
