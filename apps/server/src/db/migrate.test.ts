@@ -177,4 +177,16 @@ describeEachDialect("migrations", (dialect) => {
       ]),
     );
   });
+
+  it("covers fingerprint lookups: the hash index holds the rows it finds (migration 0011)", async () => {
+    const columnsQuery =
+      dialect === "sqlite"
+        ? sql<{ name: string }>`select name from pragma_index_info('fingerprint_hash_idx') order by seqno`
+        : sql<{ name: string }>`select a.attname as name from pg_index i
+            join pg_class c on c.oid = i.indexrelid
+            join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+            where c.relname = 'fingerprint_hash_idx' order by array_position(i.indkey::int2[], a.attnum)`;
+    const columns = (await columnsQuery.execute(database.db)).rows.map((r) => r.name);
+    expect(columns).toEqual(["hash", "song_id", "offset"]);
+  });
 });

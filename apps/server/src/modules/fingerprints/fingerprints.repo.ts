@@ -27,33 +27,49 @@ export function createFingerprintsRepo(database: Database) {
 
     /**
      * Stored rows for the given hashes, leaving out hashes stored more than `maxPostings` times (index-time pruning
-     * done at read time: such hashes say nothing about which song it is).
+     * done at read time: such hashes say nothing about which song it is). Decision 021: one statement per batch; a
+     * hash is kept when it has no row past the first `maxPostings` (an over-common hash costs that many index
+     * entries, never all of its thousands), the kept hashes' rows are read from the covering index on
+     * (hash, song_id, offset) without touching the table (migration 0011), and they come back as three JSON arrays
+     * (one aggregate pass, so in the same order) rather than a JS object per row, which cost more than the reading.
      */
     async postings(
       hashes: number[],
       maxPostings: number | null,
     ): Promise<{ hash: number; songId: string; offset: number }[]> {
       const out: { hash: number; songId: string; offset: number }[] = [];
+      const agg = sql.raw(database.dialect === "postgres" ? "json_agg" : "json_group_array");
       for (let i = 0; i < hashes.length; i += LOOKUP_BATCH) {
-        let batch = hashes.slice(i, i + LOOKUP_BATCH);
-        if (maxPostings !== null) {
-          const common = await db
-            .selectFrom("fingerprint")
-            .select("hash")
-            .where("hash", "in", batch)
-            .groupBy("hash")
-            .having(sql`count(*)`, ">", maxPostings)
-            .execute();
-          if (common.length > 0) {
-            const drop = new Set(common.map((c) => Number(c.hash)));
-            batch = batch.filter((h) => !drop.has(h));
-          }
-        }
-        if (batch.length === 0) continue;
+        const batch = hashes.slice(i, i + LOOKUP_BATCH);
+        const kept =
+          maxPostings === null
+            ? sql`select h from q`
+            : sql`select h from q where not exists (select 1 from fingerprint c where c.hash = q.h limit 1 offset ${maxPostings})`;
+        const { rows } = await sql<{ h: unknown; s: unknown; o: unknown }>`
+          with q(h) as (values ${sql.join(batch.map((h) => sql`(cast(${h} as integer))`))})
+          select ${agg}(f.hash) as h, ${agg}(f.song_id) as s, ${agg}(f."offset") as o
+          from fingerprint f where f.hash in (${kept})`.execute(db);
+        const row = rows[0];
+        // SQLite hands JSON back as text, PostgreSQL's driver parses it; no rows: "[]" or null.
+        const list = <T>(v: unknown): T[] => (typeof v === "string" ? (JSON.parse(v) as T[]) : ((v ?? []) as T[]));
+        const h = list<number>(row?.h);
+        const s = list<string>(row?.s);
+        const o = list<number>(row?.o);
+        for (let k = 0; k < h.length; k++)
+          out.push({ hash: Number(h[k]), songId: s[k] as string, offset: Number(o[k]) });
+      }
+      return out;
+    },
+
+    /** Every stored row of the given songs (through the index on song_id), e.g. to verify a few candidates. */
+    async songRows(songIds: readonly string[]): Promise<{ hash: number; songId: string; offset: number }[]> {
+      const out: { hash: number; songId: string; offset: number }[] = [];
+      const ids = [...new Set(songIds)];
+      for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
         const rows = await db
           .selectFrom("fingerprint")
           .select(["hash", "song_id", "offset"])
-          .where("hash", "in", batch)
+          .where("song_id", "in", ids.slice(i, i + LOOKUP_BATCH))
           .execute();
         for (const r of rows) out.push({ hash: Number(r.hash), songId: r.song_id, offset: Number(r.offset) });
       }

@@ -1,0 +1,96 @@
+import { expect, it } from "vitest";
+import { nowIso } from "../../lib/time.js";
+import { describeEachDialect, useTestDatabase } from "../../test/harness.js";
+import { createFingerprintsRepo } from "./fingerprints.repo.js";
+
+describeEachDialect("fingerprint lookups", (dialect) => {
+  const database = useTestDatabase(dialect);
+
+  it("reads every row of the asked hashes, leaving out hashes stored more than maxPostings times", async () => {
+    const { db } = database;
+    const repo = createFingerprintsRepo(database);
+    const now = nowIso();
+    for (const id of ["sa", "sb"])
+      await db
+        .insertInto("song")
+        .values({
+          id,
+          title: id,
+          title_key: id,
+          genre: "Pop",
+          release_date: null,
+          soundcloud_url: null,
+          submitted_by: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    // Hash 7: 3 rows; hash 8: 4 rows over two songs; hash 9: 1 row; hash 10 is not stored.
+    await database.tx(async (trx) => {
+      await repo.replace(trx, "sa", Int32Array.of(7, 7, 7, 8, 8, 9), Int32Array.of(1, 2, 3, 4, 5, 6), 6);
+      await repo.replace(trx, "sb", Int32Array.of(8, 8), Int32Array.of(10, 11), 2);
+    });
+    const sorted = (rows: { hash: number; songId: string; offset: number }[]) =>
+      [...rows].sort((a, b) => a.hash - b.hash || a.songId.localeCompare(b.songId) || a.offset - b.offset);
+
+    const all = sorted(await repo.postings([7, 8, 9, 10], null));
+    expect(all).toHaveLength(8);
+    expect(all.filter((r) => r.hash === 8)).toEqual([
+      { hash: 8, songId: "sa", offset: 4 },
+      { hash: 8, songId: "sa", offset: 5 },
+      { hash: 8, songId: "sb", offset: 10 },
+      { hash: 8, songId: "sb", offset: 11 },
+    ]);
+    // At most 3 rows per hash: hash 8 (4 rows) goes, hash 7 (exactly 3) stays.
+    const capped = sorted(await repo.postings([10, 9, 8, 7], 3));
+    expect(capped.map((r) => [r.hash, r.songId, r.offset])).toEqual([
+      [7, "sa", 1],
+      [7, "sa", 2],
+      [7, "sa", 3],
+      [9, "sa", 6],
+    ]);
+    expect(await repo.postings([8], 3)).toEqual([]);
+    expect(await repo.postings([], 3)).toEqual([]);
+    // A song's own rows, whatever their hashes.
+    expect(sorted(await repo.songRows(["sb", "sb"]))).toEqual([
+      { hash: 8, songId: "sb", offset: 10 },
+      { hash: 8, songId: "sb", offset: 11 },
+    ]);
+    expect(await repo.songRows([])).toEqual([]);
+  });
+
+  it("looks hashes up in batches without losing any", async () => {
+    const { db } = database;
+    const repo = createFingerprintsRepo(database);
+    const now = nowIso();
+    await db
+      .insertInto("song")
+      .values({
+        id: "sc",
+        title: "sc",
+        title_key: "sc",
+        genre: "Pop",
+        release_date: null,
+        soundcloud_url: null,
+        submitted_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const n = 2500;
+    const hashes = Int32Array.from({ length: n }, (_, i) => 100_000 + i);
+    await database.tx((trx) =>
+      repo.replace(
+        trx,
+        "sc",
+        hashes,
+        Int32Array.from({ length: n }, (_, i) => i),
+        n,
+      ),
+    );
+    const rows = await repo.postings([...hashes], 500);
+    expect(rows).toHaveLength(n);
+    expect(new Set(rows.map((r) => r.hash)).size).toBe(n);
+    expect(rows.every((r) => r.songId === "sc" && r.offset === r.hash - 100_000)).toBe(true);
+  });
+});
