@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { foundMatchesMessage, MESSAGES } from "@unheard/shared";
+import { audioTransformSchema, describeAudioTransform, foundMatchesMessage, MESSAGES } from "@unheard/shared";
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
@@ -15,6 +15,13 @@ import { toIso } from "../../lib/time.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
 import type { FingerprintsService, Recognition } from "./fingerprints.service.js";
+
+/** The transform of a warped match, or null when the clip plays as stored. */
+function transformOf(warp: Recognition["candidates"][number]["warp"]) {
+  if (!warp) return null;
+  const t = describeAudioTransform(warp.tempo, warp.pitch);
+  return t.kind === "reencoded" || t.kind === "same" ? null : t;
+}
 
 const options = routeOptions(["fingerprints"], 400, 401, 403, 404, 413, 415);
 /** A recording sent for recognition: at most this long (the page stops at 15 s). */
@@ -29,6 +36,8 @@ const candidateSchema = z.object({
   aligned: z.number(),
   confidence: z.number(),
   offsetSeconds: z.number(),
+  /** How the clip was sped up, pitch-shifted or stretched from the song; null when it plays as stored. */
+  transform: audioTransformSchema.nullable(),
 });
 const recognitionSchema = z.object({
   hashes: z.number(),
@@ -52,7 +61,17 @@ export function fingerprintsRoutes(
   const { fingerprints, songs, viewers, jobs, config } = deps;
 
   /** Attach song titles and artists to a recognition, dropping songs deleted since they were indexed. */
-  async function present(result: Recognition, seconds: number, viewer: Awaited<ReturnType<ViewerResolver["viewer"]>>) {
+  async function present(
+    result: Recognition,
+    seconds: number,
+    viewer: Awaited<ReturnType<ViewerResolver["viewer"]>>,
+    reply: { header: (name: string, value: string) => unknown },
+  ) {
+    const t = result.timings;
+    reply.header(
+      "Server-Timing",
+      `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, warp;dur=${t.warpMs.toFixed(1)}`,
+    );
     const ids = [...new Set(result.candidates.map((c) => c.songId))];
     const rows = (await Promise.all(ids.map((id) => songs.visibleRow(id, viewer).catch(() => undefined)))).filter(
       (r) => r !== undefined,
@@ -66,6 +85,7 @@ export function fingerprintsRoutes(
             aligned: c.aligned,
             confidence: c.confidence,
             offsetSeconds: c.offsetSeconds,
+            transform: transformOf(c.warp),
           }
         : undefined;
     };
@@ -93,7 +113,7 @@ export function fingerprintsRoutes(
   app.post(
     "/api/recognition/pcm",
     options(recognitionSchema, { querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }) }),
-    async (req) => {
+    async (req, reply) => {
       const viewer = await viewers.superAdmin(req);
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length < 2) throw new AppError("bad_request", MESSAGES.processAudioFailed);
@@ -102,14 +122,19 @@ export function fingerprintsRoutes(
         throw new AppError("payload_too_large", `Recordings are limited to ${MAX_CLIP_SECONDS} s`);
       const samples = new Float32Array(n);
       for (let i = 0; i < n; i++) samples[i] = body.readInt16LE(i * 2) / 32768;
-      return present(await fingerprints.recognize(samples, req.query.sampleRate), n / req.query.sampleRate, viewer);
+      return present(
+        await fingerprints.recognize(samples, req.query.sampleRate),
+        n / req.query.sampleRate,
+        viewer,
+        reply,
+      );
     },
   );
 
   app.post(
     "/api/recognition/file",
     { schema: { ...options(recognitionSchema).schema, consumes: ["multipart/form-data"] } },
-    async (req) => {
+    async (req, reply) => {
       const viewer = await viewers.superAdmin(req);
       if (!req.isMultipart()) throw new AppError("unsupported_media_type", "Send the clip as multipart/form-data");
       const file = await req.file({ limits: { fileSize: Math.floor(config.maxUploadMb * 1024 * 1024), files: 1 } });
@@ -137,6 +162,7 @@ export function fingerprintsRoutes(
           await fingerprints.recognize(decoded.mono, decoded.monoRate),
           decoded.mono.length / decoded.monoRate,
           viewer,
+          reply,
         );
       } finally {
         await rm(tmp, { force: true });

@@ -1,5 +1,21 @@
 import { open } from "node:fs/promises";
-import { DEFAULT_PRESET, type FingerprintConfig, fingerprintQuery, lookupFromRows, match } from "@unheard/fingerprint";
+import {
+  DEFAULT_PRESET,
+  DEFAULT_WARP_SEARCH,
+  estimateTempo,
+  type FingerprintConfig,
+  fingerprintQuery,
+  isStretched,
+  lookupFromRows,
+  match,
+  prepareWarpQuery,
+  searchHashes,
+  verifyCandidates,
+  type Warp,
+  type WarpSearch,
+  warpCandidates,
+  warpGrid,
+} from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
@@ -15,11 +31,27 @@ export const INDEX_JOB = "fingerprint.index";
 /** Duplicate checks on upload look at this much audio from the middle of the file. */
 const DUPLICATE_EXCERPT_SECONDS = 30;
 
-/** One ranked candidate of a recognition. */
+/** The second pass looks for sped-up, pitch-shifted or stretched audio only in clips at least this long... */
+const WARP_MIN_SECONDS = 3;
+/** ...and only in their last this many seconds, which bounds its cost (decision 020). */
+const WARP_MAX_SECONDS = 8;
+
+/** One ranked candidate of a recognition; `warp` says how the clip was transformed from the song (null: as stored). */
+export type RecognitionCandidate = {
+  songId: string;
+  aligned: number;
+  confidence: number;
+  offsetSeconds: number;
+  warp: Warp | null;
+};
+
+/** A recognition's answer. */
 export type Recognition = {
   hashes: number;
-  candidates: { songId: string; aligned: number; confidence: number; offsetSeconds: number }[];
-  match: { songId: string; aligned: number; confidence: number; offsetSeconds: number } | null;
+  /** Where the time went (ms) and how many stored rows were read, for the Server-Timing header and benchmarks. */
+  timings: { fingerprintMs: number; lookupMs: number; matchMs: number; warpMs: number; rows: number };
+  candidates: RecognitionCandidate[];
+  match: RecognitionCandidate | null;
 };
 
 /** Indexing songs' audio, recognising clips, spotting duplicate uploads (issue 8). */
@@ -29,28 +61,75 @@ export function createFingerprintsService(deps: {
   storage: AudioStorage;
   jobs: JobQueue;
   preset?: FingerprintConfig;
+  /** The second pass's search; null turns it off. */
+  warpSearch?: WarpSearch | null;
   /** Where hashes computed ahead of time are kept by content (the demo catalogue's renders). */
   hashCacheDir?: string;
 }) {
   const { database, repo, storage, jobs } = deps;
   const preset = deps.preset ?? DEFAULT_PRESET;
+  const warpSearch = deps.warpSearch === undefined ? DEFAULT_WARP_SEARCH : deps.warpSearch;
+  const grid = warpSearch ? warpGrid(warpSearch) : [];
+
+  /**
+   * Second pass, when the plain one found nothing: search the clip's end under every warp of the grid, then verify
+   * the best few songs against all their rows (decision 020).
+   */
+  async function recognizeWarped(samples: Float32Array, sampleRate: number, search: WarpSearch) {
+    const keep = Math.min(samples.length, Math.round(WARP_MAX_SECONDS * sampleRate));
+    const skipped = samples.length - keep;
+    const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset);
+    const { warps, distinct } = searchHashes(query, grid);
+    const lookup = lookupFromRows(await repo.postings(distinct, preset.index.maxPostingsPerHash));
+    const candidates = warpCandidates(query, grid, lookup, warps, search);
+    const rows = await repo.songRows(candidates.map((c) => c.songId));
+    const result = verifyCandidates(query, candidates, rows, search);
+    // Offsets are in the song's time; the clip started `skipped` samples (of the warped audio) earlier.
+    const shape = (c: (typeof result.candidates)[number]): RecognitionCandidate => ({
+      songId: c.songId,
+      aligned: c.aligned,
+      confidence: c.confidence,
+      offsetSeconds: c.offsetSeconds - (skipped / sampleRate) * c.warp.tempo,
+      warp: c.warp,
+    });
+    return { candidates: result.candidates.map(shape), match: result.match ? shape(result.match) : null };
+  }
 
   async function recognize(samples: Float32Array, sampleRate: number): Promise<Recognition> {
+    const t0 = performance.now();
     const fp = fingerprintQuery(samples, sampleRate, preset);
     const distinct = [...new Set(fp.hashes.hashes.subarray(0, fp.hashes.count))];
+    const t1 = performance.now();
     const rows = await repo.postings(distinct, preset.index.maxPostingsPerHash);
-    const result = match(fp.hashes, lookupFromRows(rows), preset);
-    const shape = (c: (typeof result.candidates)[number]) => ({
+    const t2 = performance.now();
+    const lookup = lookupFromRows(rows);
+    const result = match(fp.hashes, lookup, preset);
+    // A time-stretch (pitch kept) matches here; its tempo is read from the matched rows, with no more queries.
+    const tempo =
+      result.match && warpSearch
+        ? estimateTempo(fp.hashes, lookup, result.match.songId, preset, warpSearch.tempo)
+        : null;
+    const t3 = performance.now();
+    const shape = (c: (typeof result.candidates)[number]): RecognitionCandidate => ({
       songId: c.songId,
       aligned: c.aligned,
       confidence: c.confidence,
       offsetSeconds: c.offsetSeconds,
+      warp: null,
     });
-    return {
-      hashes: fp.hashes.count,
-      candidates: result.candidates.map(shape),
-      match: result.match ? shape(result.match) : null,
-    };
+    const plain = { candidates: result.candidates.map(shape), match: result.match ? shape(result.match) : null };
+    if (plain.match && tempo && isStretched(tempo)) {
+      plain.match.warp = { tempo: tempo.tempo, pitch: 1 };
+      plain.match.offsetSeconds = tempo.offsetFrames * (preset.hopSize / preset.sampleRate);
+      plain.candidates[0] = plain.match;
+    }
+    const timings = { fingerprintMs: t1 - t0, lookupMs: t2 - t1, matchMs: t3 - t2, warpMs: 0, rows: rows.length };
+    if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {
+      return { hashes: fp.hashes.count, timings, ...plain };
+    }
+    const warped = await recognizeWarped(samples, sampleRate, warpSearch);
+    timings.warpMs = performance.now() - t3;
+    return { hashes: fp.hashes.count, timings, ...(warped.match ? warped : plain) };
   }
 
   /** Hashes of a song's stored audio: from the hash cache when its content was fingerprinted before, else decoded. */
@@ -108,15 +187,19 @@ export function createFingerprintsService(deps: {
       return jobs.enqueue(INDEX_JOB, { songId }, trx);
     },
 
-    /** A confident match of freshly uploaded audio against the catalogue, or null. */
+    /**
+     * A confident match of freshly uploaded audio against the catalogue, or null; `warp` says how the upload was
+     * sped up, pitch-shifted or stretched from it (null when it matched as it is).
+     */
     async findDuplicate(
       mono: Float32Array,
       sampleRate: number,
-    ): Promise<{ songId: string; confidence: number } | null> {
+    ): Promise<{ songId: string; confidence: number; warp: Warp | null } | null> {
       const len = Math.min(mono.length, DUPLICATE_EXCERPT_SECONDS * sampleRate);
       const start = Math.max(0, Math.floor((mono.length - len) / 2));
       const result = await recognize(mono.subarray(start, start + len), sampleRate);
-      return result.match ? { songId: result.match.songId, confidence: result.match.confidence } : null;
+      const m = result.match;
+      return m ? { songId: m.songId, confidence: m.confidence, warp: m.warp } : null;
     },
 
     /** Fingerprint status of a song: stored hash count, when, which preset, and its latest indexing job. */

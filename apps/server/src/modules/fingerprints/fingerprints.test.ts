@@ -1,5 +1,8 @@
-import { rmSync } from "node:fs";
-import { DEFAULT_PRESET } from "@unheard/fingerprint";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DEFAULT_PRESET, resample } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
 import { encodeWav } from "../../lib/wav.js";
@@ -31,6 +34,31 @@ function pcm16(x: Float32Array): Buffer {
   for (let i = 0; i < x.length; i++)
     b.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round((x[i] ?? 0) * 32767))), i * 2);
   return b;
+}
+
+/** The clip played `factor` times faster, as "sped up" edits do (tempo and pitch together). */
+const speedUp = (x: Float32Array, factor: number) => resample(x, RATE * factor, RATE);
+
+/** Run audio through ffmpeg (installed by .ci/run) as WAV, with `args` between input and output. */
+function ffmpeg(x: Float32Array, args: string[], ext = "wav"): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "unheard-fp-"));
+  try {
+    writeFileSync(path.join(dir, "in.wav"), encodeWav(x, RATE));
+    const out = path.join(dir, `out.${ext}`);
+    execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", path.join(dir, "in.wav"), ...args, out]);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Samples of a 16-bit mono WAV written by ffmpeg (after its header's "data" chunk). */
+function wavSamples(wav: Buffer): Float32Array {
+  const data = wav.indexOf("data") + 8;
+  const n = Math.floor((wav.length - data) / 2);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = wav.readInt16LE(data + 2 * i) / 32768;
+  return out;
 }
 
 describeEachDialect("fingerprints", (dialect) => {
@@ -96,6 +124,41 @@ describeEachDialect("fingerprints", (dialect) => {
     expect(body.hashes).toBeGreaterThan(50);
   });
 
+  it("recognises a sped-up clip and says how much faster it plays", async () => {
+    const start = 9.2;
+    const clip = withNoise(speedUp(track.subarray(Math.round(start * RATE), Math.round((start + 8) * RATE)), 1.12), 10);
+    const res = await recognizePcm(clip, boss.cookie);
+    const body = res.json();
+    expect(body.match?.song.id).toBe(songId);
+    expect(body.match.transform).toMatchObject({ kind: "speed", label: "sped up 12%" });
+    expect(Math.abs(body.match.transform.tempo - 1.12)).toBeLessThan(0.006);
+    expect(Math.abs(body.match.offsetSeconds - start)).toBeLessThan(0.3);
+    expect(res.headers["server-timing"]).toMatch(/warp;dur=[1-9]/);
+  });
+
+  it("recognises a pitch-shifted clip (tempo kept) and a time-stretched one (pitch kept)", async () => {
+    const start = 4.5;
+    const excerpt = track.subarray(Math.round(start * RATE), Math.round((start + 8) * RATE));
+    const shifted = wavSamples(ffmpeg(excerpt, ["-af", `rubberband=pitch=${2 ** (2 / 12)}`, "-ac", "1"]));
+    const up = (await recognizePcm(withNoise(shifted, 20), boss.cookie)).json();
+    expect(up.match?.song.id).toBe(songId);
+    expect(up.match.transform.kind).toBe("pitch");
+    expect(Math.abs(12 * Math.log2(up.match.transform.pitch) - 2)).toBeLessThan(0.1);
+    expect(up.match.transform.label).toBe("pitch-shifted +2.0 semitones");
+    const stretched = wavSamples(ffmpeg(excerpt, ["-af", "rubberband=tempo=0.95", "-ac", "1"]));
+    const slow = (await recognizePcm(withNoise(stretched.subarray(0, 7 * RATE), 20), boss.cookie)).json();
+    expect(slow.match?.song.id).toBe(songId);
+    expect(slow.match.transform).toMatchObject({ kind: "tempo", pitch: 1 });
+    expect(Math.abs(slow.match.transform.tempo - 0.95)).toBeLessThan(0.01);
+    expect(Math.abs(slow.match.offsetSeconds - start)).toBeLessThan(0.3);
+  });
+
+  it("answers a clip that plays as stored without a transform", async () => {
+    const res = await recognizePcm(track.subarray(3 * RATE, 9 * RATE), boss.cookie);
+    expect(res.json().match).toMatchObject({ song: { id: songId }, transform: null });
+    expect(res.headers["server-timing"]).toMatch(/warp;dur=0\.0/);
+  });
+
   it("finds nothing for audio that is not in the catalogue", async () => {
     const stranger = synthesizeTrack(hashString("Never Uploaded"), 8, RATE);
     const res = await recognizePcm(stranger, boss.cookie);
@@ -127,7 +190,7 @@ describeEachDialect("fingerprints", (dialect) => {
     const refused = await upload(ctx, up.cookie, { title: "Totally New Title", artists: ["Someone Else"] }, copy);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(
-      'This audio matches "Fingerprinted" by Finger, which is already on Unheard.',
+      'This audio matches "Fingerprinted" by Finger, which is already on Unheard (the same file).',
     );
     expect(refused.json().error.details.duplicateOf).toMatchObject({ id: songId, title: "Fingerprinted" });
     const body = multipart(
@@ -147,6 +210,25 @@ describeEachDialect("fingerprints", (dialect) => {
     ).json();
     expect(asAdmin.audioMatch).toMatchObject({ songId, title: "Fingerprinted" });
   });
+
+  it("names the transform of a sped-up, slowed, pitch-shifted or re-encoded copy refused on upload", async () => {
+    const attempt = async (name: string, data: Buffer) => {
+      const res = await upload(ctx, up.cookie, { title: `Copy ${name}`, artists: ["Copier"] }, { name, data });
+      expect(res.statusCode).toBe(409);
+      return res.json().error;
+    };
+    const slowed = await attempt("slowed.wav", encodeWav(speedUp(track, 0.9), RATE));
+    expect(slowed.message).toBe(
+      'This audio matches "Fingerprinted" by Finger, which is already on Unheard (slowed down 10%).',
+    );
+    expect(slowed.details).toMatchObject({ duplicateOf: { id: songId }, transform: { kind: "speed" } });
+    expect(slowed.fields.audio).toBe(slowed.message);
+    const shifted = await attempt("up.wav", ffmpeg(track, ["-af", `rubberband=pitch=${2 ** (1 / 12)}`, "-ac", "1"]));
+    expect(shifted.message).toMatch(/\(pitch-shifted \+1\.0 semitones\)\.$/);
+    const mp3 = await attempt("low.mp3", ffmpeg(track, ["-c:a", "libmp3lame", "-b:a", "64k"], "mp3"));
+    expect(mp3.message).toMatch(/\(a re-encoded copy\)\.$/);
+    expect(mp3.details.transform).toMatchObject({ kind: "reencoded", tempo: 1, pitch: 1 });
+  }, 60_000);
 
   it("takes hashes computed ahead of time from the hash cache, by the audio's content and the preset", async () => {
     const song = await ctx.database.db

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import {
+  describeAudioTransform,
   duplicateAudioMessage,
   type EditResult,
   type FavoriteState,
@@ -55,7 +56,10 @@ export function createSongsService(deps: {
   notifier: Notifier;
   /** Audio fingerprinting: duplicate checks and background indexing (absent in tools that only seed). */
   audio?: {
-    findDuplicate(mono: Float32Array, sampleRate: number): Promise<{ songId: string; confidence: number } | null>;
+    findDuplicate(
+      mono: Float32Array,
+      sampleRate: number,
+    ): Promise<{ songId: string; confidence: number; warp: { tempo: number; pitch: number } | null } | null>;
     enqueue(songId: string, trx: Kysely<DB>): Promise<string>;
   };
   /** Decisions 014/015: why a member's vote does not count yet, and the daily upload cap (absent in tools that only seed). */
@@ -578,13 +582,21 @@ export function createSongsService(deps: {
         if (duplicate && !opts.allowDuplicateAudio) {
           const row = await songs.findById(duplicate.songId);
           const [existing] = row ? await hydrate([row], viewer) : [];
-          if (existing) {
+          if (existing && row) {
             const artists = existing.artists.map((a) => a.name).join(", ");
-            throw new AppError("conflict", duplicateAudioMessage(existing.title, artists), {
-              fields: { audio: duplicateAudioMessage(existing.title, artists) },
+            // A match as it is: the very same bytes, or the same recording encoded again.
+            const transform = describeAudioTransform(
+              duplicate.warp?.tempo ?? 1,
+              duplicate.warp?.pitch ?? 1,
+              row.audio_sha256 !== file.sha256,
+            );
+            const message = duplicateAudioMessage(existing.title, artists, transform.label);
+            throw new AppError("conflict", message, {
+              fields: { audio: message },
               details: {
                 duplicateOf: { id: existing.id, title: existing.title, artists },
                 confidence: duplicate.confidence,
+                transform,
               },
             });
           }
