@@ -1,18 +1,21 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type APIRequestContext, type Page, request } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, request } from "@playwright/test";
+import { resample } from "@unheard/fingerprint";
 import { MESSAGES, type Song } from "@unheard/shared";
 import { addNoise, noisyExcerpt, pcmWav, randomNotesTrack } from "./support/audio-fixtures";
 import { canvasIsDrawn, fakeMicrophonePage, indexedSong, loginSuper, songPcm } from "./support/audio-tools";
 import { baseURL } from "./support/env";
 import { expect, test, toastWith } from "./support/fixtures";
+import { convolve, roomImpulse } from "./support/room";
 
 // Super-admin audio tools (issue 8): recognition from a (fake) microphone and from a file, and the quality report.
 // The demo songs are 20 s synthesized tunes the server fingerprints in the background right after it starts.
 
 const MIC_SONG = "Glass Horizon";
 const FILE_SONG = "Static Bloom";
+const ROOM_SONG = "Feedback Season";
 
 let workDir: string;
 let api: APIRequestContext;
@@ -20,6 +23,10 @@ let micSong: Song;
 let fileSong: Song;
 /** 8 s from the middle of MIC_SONG with white noise at 15 dB SNR, 48 kHz (what the fake microphone plays). */
 let micClipPath: string;
+/** 10 s of ROOM_SONG played across a room: convolved with a room response (RT60 0.6 s), noise at 10 dB SNR, 48 kHz. */
+let roomClipPath: string;
+/** 10 s of MIC_SONG sped up by 12% (tempo and pitch), noise at 15 dB SNR, 48 kHz. */
+let spedClipPath: string;
 /** Random notes that are in no song. */
 let unknownClipPath: string;
 /** 8 s from the middle of FILE_SONG with noise, as a WAV file to upload. */
@@ -32,6 +39,18 @@ test.beforeAll(async () => {
   [micSong, fileSong] = await Promise.all([indexedSong(api, MIC_SONG), indexedSong(api, FILE_SONG)]);
   micClipPath = path.join(workDir, "mic-clip.wav");
   writeFileSync(micClipPath, pcmWav(noisyExcerpt(await songPcm(api, micSong), 8, 15, 48000)));
+  const room = await songPcm(api, await indexedSong(api, ROOM_SONG));
+  const mono = room.channels[0] as Float32Array;
+  const from = Math.floor((mono.length - 10 * room.sampleRate) / 2);
+  const heard = addNoise(convolve(mono.slice(from, from + 10 * room.sampleRate), roomImpulse(room.sampleRate)), 10, 5);
+  roomClipPath = path.join(workDir, "room-clip.wav");
+  writeFileSync(roomClipPath, pcmWav({ sampleRate: 48000, channels: [resample(heard, room.sampleRate, 48000)] }));
+  const mic = await songPcm(api, micSong);
+  const micMono = mic.channels[0] as Float32Array;
+  const at = Math.floor((micMono.length - 11.2 * mic.sampleRate) / 2);
+  const sped = resample(micMono.slice(at, at + Math.round(11.2 * mic.sampleRate)), mic.sampleRate * 1.12, 48000);
+  spedClipPath = path.join(workDir, "sped-clip.wav");
+  writeFileSync(spedClipPath, pcmWav({ sampleRate: 48000, channels: [addNoise(sped, 15, 6)] }));
   unknownClipPath = path.join(workDir, "unknown.wav");
   writeFileSync(unknownClipPath, pcmWav({ sampleRate: 48000, channels: [randomNotesTrack(12, 48000, 99)] }));
   fileClip = pcmWav(noisyExcerpt(await songPcm(api, fileSong), 8, 15, 22050));
@@ -73,6 +92,43 @@ test.describe("song recognition", () => {
     } finally {
       await browser.close();
     }
+  });
+
+  /** Record `clipPath` through the fake microphone until the page shows `title` as the match, then `check` it. */
+  async function micMatch(
+    clipPath: string,
+    title: string,
+    screenshot: string,
+    check: (match: Locator) => Promise<void> = async () => {},
+  ) {
+    const { browser, page, pageErrors } = await fakeMicrophonePage(clipPath);
+    try {
+      await page.goto("/song-recognition");
+      await page.getByRole("button", { name: "Record" }).click();
+      const match = page.getByTestId("recognition-match");
+      await expect(match).toBeVisible({ timeout: 25_000 });
+      await expect(match.getByRole("link", { name: title })).toBeVisible();
+      await expect(phase(page)).toHaveText("Idle");
+      await check(match);
+      await page.screenshot({ path: test.info().outputPath(screenshot), fullPage: true });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }
+
+  test("recognises a song played across a room: reverberation plus noise at the microphone", async () => {
+    test.setTimeout(60_000);
+    await micMatch(roomClipPath, ROOM_SONG, "song-recognition-room.png");
+  });
+
+  test("recognises a sped-up edit and says how much faster it plays", async () => {
+    test.setTimeout(60_000);
+    await micMatch(spedClipPath, MIC_SONG, "song-recognition-sped-up.png", async (match) => {
+      const transform = match.getByTestId("recognition-transform");
+      await expect(transform).toContainText("Sped up 12%");
+      await expect(transform).toContainText(/tempo ×1\.1[12] · pitch \+[12]\.\d st/);
+    });
   });
 
   // biome-ignore lint/correctness/noEmptyPattern: this test drives its own browser (fake microphone).

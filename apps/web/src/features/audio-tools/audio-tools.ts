@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { MESSAGES, type Song } from "@unheard/shared";
+import { type AudioTransform, MESSAGES, type Song } from "@unheard/shared";
 import { api, sendRequest } from "../../lib/api/api";
 
 /** A song the recognition ranked, with how sure it is and where in the song the clip starts. */
@@ -10,6 +10,8 @@ export type RecognitionCandidate = {
   /** 0..1. */
   confidence: number;
   offsetSeconds: number;
+  /** How the clip was sped up, pitch-shifted or stretched from the song; null when it plays as stored. */
+  transform: AudioTransform | null;
 };
 
 /** The answer of POST /api/recognition/pcm and /api/recognition/file. */

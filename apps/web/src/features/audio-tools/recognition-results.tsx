@@ -13,6 +13,14 @@ import { potentialMatches } from "./recognition";
 /** A 0..1 confidence as a whole percentage ('87%'). */
 export const percent = (x: number) => `${Math.round(Math.max(0, Math.min(1, x)) * 100)}%`;
 
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The detected factors, e.g. 'tempo ×1.08 · pitch +1.3 st'. */
+const factors = (t: NonNullable<RecognitionCandidate["transform"]>) => {
+  const st = 12 * Math.log2(t.pitch);
+  return `tempo \u00d7${t.tempo.toFixed(2)} \u00b7 pitch ${st >= 0 ? "+" : "\u2212"}${Math.abs(st).toFixed(1)} st`;
+};
+
 const artistNames = (c: RecognitionCandidate) => c.song.artists.map((a) => a.name).join(", ");
 
 /** The confident match, highlighted. */
@@ -35,7 +43,7 @@ function MatchCard({ match }: { match: RecognitionCandidate }) {
           <p className="truncate text-sm text-zinc-300">{artistNames(match)}</p>
         </div>
       </div>
-      <dl className="flex shrink-0 gap-6 text-sm">
+      <dl className="flex shrink-0 flex-wrap gap-x-6 gap-y-3 text-sm">
         <div>
           <dt className="text-xs text-zinc-400">Confidence</dt>
           <dd className="text-lg font-semibold tabular-nums text-white">{percent(match.confidence)}</dd>
@@ -44,6 +52,13 @@ function MatchCard({ match }: { match: RecognitionCandidate }) {
           <dt className="text-xs text-zinc-400">In the song at</dt>
           <dd className="text-lg font-semibold tabular-nums text-white">{formatDuration(match.offsetSeconds)}</dd>
         </div>
+        {match.transform ? (
+          <div data-testid="recognition-transform">
+            <dt className="text-xs text-zinc-400">Heard</dt>
+            <dd className="text-lg font-semibold text-amber-200">{capitalise(match.transform.label)}</dd>
+            <dd className="text-xs tabular-nums text-zinc-400">{factors(match.transform)}</dd>
+          </div>
+        ) : null}
       </dl>
     </div>
   );
@@ -92,7 +107,10 @@ function CandidateTable({ candidates, matchId }: { candidates: RecognitionCandid
                   <span className="w-10 text-right tabular-nums text-zinc-200">{percent(c.confidence)}</span>
                 </div>
               </td>
-              <td className="py-2.5 pr-3 tabular-nums text-zinc-300">{formatDuration(c.offsetSeconds)}</td>
+              <td className="py-2.5 pr-3 tabular-nums text-zinc-300">
+                {formatDuration(c.offsetSeconds)}
+                {c.transform ? <span className="block text-xs text-amber-200/80">{c.transform.label}</span> : null}
+              </td>
               <td className="py-2.5 text-right tabular-nums text-zinc-400">{c.aligned.toLocaleString()}</td>
             </tr>
           ))}

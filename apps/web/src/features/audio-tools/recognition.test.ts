@@ -7,6 +7,7 @@ const candidate = (id: string, aligned: number, confidence: number): Recognition
   aligned,
   confidence,
   offsetSeconds: 1,
+  transform: null,
 });
 const result = (match: RecognitionCandidate | null, candidates: RecognitionCandidate[]): RecognitionResult => ({
   hashes: 100,
