@@ -153,6 +153,33 @@ describe("match and MemoryIndex", () => {
     expect(index.stats()).toMatchObject({ songs: 3, postings: 2, prunedHashes: 1, prunedPostings: 4 });
   });
 
+  it("ranks only the best maxCandidates songs, the same ones ranking every song gives", () => {
+    const rnd = seeded(21);
+    const rows: { hash: number; songId: string; offset: number }[] = [];
+    // 3,000 songs share query hashes at random offsets; a few hold only runs of aligned ones, several tied at 11.
+    for (let s = 0; s < 3000; s++) {
+      const aligned = s % 500 === 0 ? 8 + (s / 500) * 3 : s % 250 === 0 ? 11 : 0;
+      for (let h = 0; h < 60; h++) {
+        if (h < aligned) rows.push({ hash: h, songId: `s${s}`, offset: 500 + h });
+        else if (aligned === 0 && rnd() < 0.08) rows.push({ hash: h, songId: `s${s}`, offset: Math.floor(rnd() * 5000) });
+      }
+    }
+    const q = {
+      count: 60,
+      hashes: Int32Array.from({ length: 60 }, (_, h) => h),
+      offsets: Int32Array.from({ length: 60 }, (_, h) => h),
+    };
+    const lookup = lookupFromRows(rows);
+    const every = match(q, lookup, { ...DEFAULT_PRESET, match: { ...DEFAULT_PRESET.match, maxCandidates: 1e9 } });
+    expect(every.candidates.length).toBeGreaterThan(2900);
+    for (const k of [1, 3, 10]) {
+      const top = match(q, lookup, { ...DEFAULT_PRESET, match: { ...DEFAULT_PRESET.match, maxCandidates: k } });
+      expect(top.candidates.map((c) => [c.songId, c.aligned, c.hits])).toEqual(
+        every.candidates.slice(0, k).map((c) => [c.songId, c.aligned, c.hits]),
+      );
+    }
+  });
+
   it("ranks by aligned hashes and reports where the query starts", () => {
     const c = DEFAULT_PRESET;
     const rows: { hash: number; songId: string; offset: number }[] = [];

@@ -120,10 +120,15 @@ function densestWindow(
  */
 export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig): MatchResult {
   const { toleranceFrames, hopSeconds } = deriveParams(config);
-  const { maxResultsPerHash, distinctHashes } = config.match;
+  const { maxResultsPerHash, distinctHashes, maxCandidates } = config.match;
   const { maxPostingsPerHash } = config.index;
   const groups = groupByHash(query);
-  const pairs = new Map<string, number[]>();
+  // Pass 1: which postings each query hash brings, and how many pairs each song gets (songs numbered as met).
+  const songOf = new Map<string, number>();
+  const songIds: string[] = [];
+  const pairs: number[] = [];
+  const postingSong: number[] = [];
+  const used: { postings: readonly Posting[]; queryOffsets: number[]; g: number }[] = [];
   let g = 0;
   for (const [hash, queryOffsets] of groups) {
     g++;
@@ -133,33 +138,69 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
     if (maxResultsPerHash !== null && postings.length > maxResultsPerHash) {
       postings = postings.slice(0, maxResultsPerHash);
     }
+    if (postings.length === 0) continue;
+    used.push({ postings, queryOffsets, g });
     for (const p of postings) {
-      let list = pairs.get(p.songId);
-      if (!list) {
-        list = [];
-        pairs.set(p.songId, list);
+      let s = songOf.get(p.songId);
+      if (s === undefined) {
+        s = songIds.length;
+        songOf.set(p.songId, s);
+        songIds.push(p.songId);
+        pairs.push(0);
       }
-      for (const q of queryOffsets) list.push((p.offset - q + DELTA_BIAS) * HASH_SLOTS + g);
+      postingSong.push(s);
+      pairs[s] = (pairs[s] as number) + queryOffsets.length;
     }
   }
 
+  // Pass 2: every song's (difference, hash) keys side by side in one array, song by song.
+  const songs = songIds.length;
+  const start = new Int32Array(songs + 1);
+  for (let s = 0; s < songs; s++) start[s + 1] = (start[s] as number) + (pairs[s] as number);
+  const keys = new Float64Array(start[songs] as number);
+  const fill = start.slice(0, songs);
+  let k = 0;
+  for (const { postings, queryOffsets, g: slot } of used) {
+    for (const p of postings) {
+      const s = postingSong[k++] as number;
+      for (const q of queryOffsets) {
+        keys[fill[s] as number] = (p.offset - q + DELTA_BIAS) * HASH_SLOTS + slot;
+        fill[s] = (fill[s] as number) + 1;
+      }
+    }
+  }
+
+  // Songs with the most pairs first. A song's aligned count never exceeds its pairs, so once a song has fewer pairs
+  // than the maxCandidates-th best aligned count so far, neither it nor any later song can be ranked: with many
+  // songs sharing a few hashes by chance (a large catalogue) most are never sorted at all.
+  const order = Array.from({ length: songs }, (_, i) => i).sort((a, b) => (pairs[b] as number) - (pairs[a] as number));
+  const bounded = maxCandidates < songs;
+  const best: number[] = [];
   const seen = new Int32Array(g + 1);
   const all: Candidate[] = [];
-  for (const [songId, list] of pairs) {
-    const keys = Float64Array.from(list).sort();
-    const { count, at } = densestWindow(keys, toleranceFrames, distinctHashes, seen);
+  for (const s of order) {
+    const hits = pairs[s] as number;
+    if (bounded && best.length === maxCandidates && hits < (best[maxCandidates - 1] as number)) break;
+    const songKeys = keys.subarray(start[s] as number, start[s + 1] as number).sort();
+    const { count, at } = densestWindow(songKeys, toleranceFrames, distinctHashes, seen);
     all.push({
-      songId,
+      songId: songIds[s] as string,
       aligned: count,
-      hits: list.length,
+      hits,
       ratio: query.count > 0 ? count / query.count : 0,
       confidence: 0,
       offsetFrames: at,
       offsetSeconds: at * hopSeconds,
     });
+    if (bounded) {
+      let i = best.length;
+      while (i > 0 && (best[i - 1] as number) < count) i--;
+      best.splice(i, 0, count);
+      if (best.length > maxCandidates) best.pop();
+    }
   }
   all.sort((a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1));
-  const candidates = all.slice(0, config.match.maxCandidates);
+  const candidates = all.slice(0, maxCandidates);
   return { ...decide(candidates, config), queryHashes: query.count, lookups: groups.size };
 }
 

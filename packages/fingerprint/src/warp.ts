@@ -233,15 +233,20 @@ export type WarpedMatchResult = {
   verified: number;
 };
 
-/** Match hashes under each warp and keep, per song, its best warp, ranked by aligned count. */
+/**
+ * Match hashes under each warp and keep, per song, its best warp, ranked by aligned count. A song among the best
+ * `limit` over all warps is among the best `limit` of its own best warp (every song ranked above it there would rank
+ * above it overall), so each warp only ranks its best `limit` songs (twice that, for ties).
+ */
 function bestPerSong(
   warps: readonly Warp[],
   hashesPerWarp: readonly Hashes[],
   lookup: Lookup,
   config: FingerprintConfig,
+  limit: number,
 ): WarpedCandidate[] {
   const bySong = new Map<string, WarpedCandidate>();
-  const wide = { ...config, match: { ...config.match, maxCandidates: Number.MAX_SAFE_INTEGER } };
+  const wide = { ...config, match: { ...config.match, maxCandidates: 2 * limit } };
   for (const [k, warp] of warps.entries()) {
     for (const c of match(hashesPerWarp[k] as Hashes, lookup, wide).candidates) {
       const prev = bySong.get(c.songId);
@@ -283,7 +288,7 @@ export function warpCandidates(
   hashesPerWarp: readonly Hashes[] = searchHashes(query, warps).warps,
   search: WarpSearch = DEFAULT_WARP_SEARCH,
 ): WarpedCandidate[] {
-  return bestPerSong(warps, hashesPerWarp, lookup, query.config).slice(0, search.candidates);
+  return bestPerSong(warps, hashesPerWarp, lookup, query.config, search.candidates).slice(0, search.candidates);
 }
 
 /**
@@ -308,7 +313,10 @@ export function verifyCandidates(
       }
     }
   const hashes = warps.map((w) => verifyHashes(query, w));
-  const ranked = bestPerSong(warps, hashes, lookup, query.config).slice(0, query.config.match.maxCandidates);
+  const ranked = bestPerSong(warps, hashes, lookup, query.config, query.config.match.maxCandidates).slice(
+    0,
+    query.config.match.maxCandidates,
+  );
   const decided = decide(ranked, warpDecision(query.config, search));
   const out = decided.candidates.map((c, i) => ({ ...c, warp: (ranked[i] as WarpedCandidate).warp }));
   return { candidates: out, match: decided.match ? (out[0] as WarpedCandidate) : null, verified: candidates.length };
