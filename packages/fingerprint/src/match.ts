@@ -59,6 +59,8 @@ function groupByHash(query: Hashes): Map<number, number[]> {
 // difference, then hash: differences within +-2^24 frames, fewer than 2^24 distinct hashes in a query.
 const DELTA_BIAS = 2 ** 24;
 const HASH_SLOTS = 2 ** 24;
+const deltaOf = (k: number) => Math.floor(k / HASH_SLOTS) - DELTA_BIAS;
+const hashOf = (k: number) => k % HASH_SLOTS;
 
 /**
  * The densest window [d, d + width] of offset differences for one song. Counts every matching pair, or with
@@ -71,8 +73,6 @@ function densestWindow(
   distinct: boolean,
   seen: Int32Array,
 ): { count: number; at: number } {
-  const deltaOf = (k: number) => Math.floor(k / HASH_SLOTS) - DELTA_BIAS;
-  const hashOf = (k: number) => k % HASH_SLOTS;
   let best = 0;
   let bestLo = 0;
   let bestHi = -1;
@@ -112,6 +112,26 @@ function densestWindow(
     }
   }
   return { count: best, at: mode };
+}
+
+/** Ranking order: more aligned hashes first, then more hits, then song id; negative when (aligned, hits, id) goes first. */
+function rank(aligned: number, hits: number, songId: string, other: Candidate): number {
+  return other.aligned - aligned || other.hits - hits || (songId < other.songId ? -1 : songId > other.songId ? 1 : 0);
+}
+
+/** Sort in place, by insertion for the few keys most songs have (cheaper than a native sort call), else natively. */
+function sortSmall(a: Float64Array): Float64Array {
+  if (a.length > 24) return a.sort();
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (a[j] as number) > v) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+  return a;
 }
 
 /**
@@ -170,37 +190,46 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
     }
   }
 
-  // Songs with the most pairs first. A song's aligned count never exceeds its pairs, so once a song has fewer pairs
-  // than the maxCandidates-th best aligned count so far, neither it nor any later song can be ranked: with many
-  // songs sharing a few hashes by chance (a large catalogue) most are never sorted at all.
-  const order = Array.from({ length: songs }, (_, i) => i).sort((a, b) => (pairs[b] as number) - (pairs[a] as number));
-  const bounded = maxCandidates < songs;
-  const best: number[] = [];
+  // Songs with the most pairs first (a counting sort: pair counts are small). A song's aligned count never exceeds its
+  // pairs, so once a song has fewer pairs than the maxCandidates-th best aligned count so far, neither it nor any
+  // later song can be ranked; and only songs that would enter the ranking so far become candidates.
+  let most = 0;
+  for (let s = 0; s < songs; s++) most = Math.max(most, pairs[s] as number);
+  const bucket = new Int32Array(most + 2);
+  for (let s = 0; s < songs; s++)
+    bucket[most - (pairs[s] as number) + 1] = (bucket[most - (pairs[s] as number) + 1] as number) + 1;
+  for (let b = 1; b <= most + 1; b++) bucket[b] = (bucket[b] as number) + (bucket[b - 1] as number);
+  const order = new Int32Array(songs);
+  for (let s = 0; s < songs; s++) {
+    const b = most - (pairs[s] as number);
+    order[bucket[b] as number] = s;
+    bucket[b] = (bucket[b] as number) + 1;
+  }
   const seen = new Int32Array(g + 1);
-  const all: Candidate[] = [];
+  const top: Candidate[] = [];
   for (const s of order) {
     const hits = pairs[s] as number;
-    if (bounded && best.length === maxCandidates && hits < (best[maxCandidates - 1] as number)) break;
-    const songKeys = keys.subarray(start[s] as number, start[s + 1] as number).sort();
+    const last = top.length === maxCandidates ? top[maxCandidates - 1] : undefined;
+    if (last && hits < last.aligned) break;
+    const songKeys = sortSmall(keys.subarray(start[s] as number, start[s + 1] as number));
     const { count, at } = densestWindow(songKeys, toleranceFrames, distinctHashes, seen);
-    all.push({
-      songId: songIds[s] as string,
+    const songId = songIds[s] as string;
+    if (last && rank(count, hits, songId, last) >= 0) continue;
+    const c: Candidate = {
+      songId,
       aligned: count,
       hits,
       ratio: query.count > 0 ? count / query.count : 0,
       confidence: 0,
       offsetFrames: at,
       offsetSeconds: at * hopSeconds,
-    });
-    if (bounded) {
-      let i = best.length;
-      while (i > 0 && (best[i - 1] as number) < count) i--;
-      best.splice(i, 0, count);
-      if (best.length > maxCandidates) best.pop();
-    }
+    };
+    let i = top.length;
+    while (i > 0 && rank(count, hits, songId, top[i - 1] as Candidate) < 0) i--;
+    top.splice(i, 0, c);
+    if (top.length > maxCandidates) top.pop();
   }
-  all.sort((a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1));
-  const candidates = all.slice(0, maxCandidates);
+  const candidates = top;
   return { ...decide(candidates, config), queryHashes: query.count, lookups: groups.size };
 }
 
@@ -239,9 +268,17 @@ export function decide(
 /** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */
 export function lookupFromRows(rows: Iterable<{ hash: number; songId: string; offset: number }>): Lookup {
   const byHash = new Map<number, Posting[]>();
+  // One string per song: rows parsed from a database carry a fresh copy of the id in every row, and the matcher keys
+  // maps by it for every posting it reads (77 times over in the warped search); equal objects compare by pointer.
+  const ids = new Map<string, string>();
   for (const r of rows) {
     const list = byHash.get(r.hash);
-    const p = { songId: r.songId, offset: r.offset };
+    let songId = ids.get(r.songId);
+    if (songId === undefined) {
+      songId = r.songId;
+      ids.set(songId, songId);
+    }
+    const p = { songId, offset: r.offset };
     if (list) list.push(p);
     else byHash.set(r.hash, [p]);
   }
