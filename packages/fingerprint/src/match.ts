@@ -1,8 +1,11 @@
 import { deriveParams, type FingerprintConfig } from "./config.js";
 import type { Hashes } from "./hashes.js";
 
-/** One stored row for a hash: the song it came from and the anchor frame in that song. */
-export type Posting = { songId: string; offset: number };
+/**
+ * One stored row for a hash: the song it came from, the anchor frame in that song, and the song's number within the
+ * lookup that returned it (dense from 0; the matcher keys its tables by it rather than hashing the id per row).
+ */
+export type Posting = { songId: string; song: number; offset: number };
 
 /** Rows stored for a hash, ordered by offset (the spec's "ordered by timestamp"). */
 export type Lookup = (hash: number) => readonly Posting[];
@@ -144,7 +147,7 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
   const { maxPostingsPerHash } = config.index;
   const groups = groupByHash(query);
   // Pass 1: which postings each query hash brings, and how many pairs each song gets (songs numbered as met).
-  const songOf = new Map<string, number>();
+  const songOf: number[] = [];
   const songIds: string[] = [];
   const pairs: number[] = [];
   const postingSong: number[] = [];
@@ -161,10 +164,10 @@ export function match(query: Hashes, lookup: Lookup, config: FingerprintConfig):
     if (postings.length === 0) continue;
     used.push({ postings, queryOffsets, g });
     for (const p of postings) {
-      let s = songOf.get(p.songId);
+      let s = songOf[p.song];
       if (s === undefined) {
         s = songIds.length;
-        songOf.set(p.songId, s);
+        songOf[p.song] = s;
         songIds.push(p.songId);
         pairs.push(0);
       }
@@ -268,17 +271,16 @@ export function decide(
 /** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */
 export function lookupFromRows(rows: Iterable<{ hash: number; songId: string; offset: number }>): Lookup {
   const byHash = new Map<number, Posting[]>();
-  // One string per song: rows parsed from a database carry a fresh copy of the id in every row, and the matcher keys
-  // maps by it for every posting it reads (77 times over in the warped search); equal objects compare by pointer.
-  const ids = new Map<string, string>();
+  // Songs numbered as met, one id string each (rows parsed from a database carry a fresh copy in every row).
+  const songs = new Map<string, Posting>();
   for (const r of rows) {
     const list = byHash.get(r.hash);
-    let songId = ids.get(r.songId);
-    if (songId === undefined) {
-      songId = r.songId;
-      ids.set(songId, songId);
+    let first = songs.get(r.songId);
+    if (first === undefined) {
+      first = { songId: r.songId, song: songs.size, offset: 0 };
+      songs.set(r.songId, first);
     }
-    const p = { songId, offset: r.offset };
+    const p: Posting = { songId: first.songId, song: first.song, offset: r.offset };
     if (list) list.push(p);
     else byHash.set(r.hash, [p]);
   }
@@ -366,10 +368,8 @@ export class MemoryIndex {
     }
     const out: Posting[] = [];
     for (let i = lo; i < hs.length && hs[i] === hash; i++) {
-      out.push({
-        songId: this.songIds[this.sortedSongs[i] as number] as string,
-        offset: this.sortedOffsets[i] as number,
-      });
+      const song = this.sortedSongs[i] as number;
+      out.push({ songId: this.songIds[song] as string, song, offset: this.sortedOffsets[i] as number });
     }
     return out;
   };
