@@ -140,6 +140,34 @@ describe("match and MemoryIndex", () => {
     expect(r.candidates[0]?.hits).toBe(10);
   });
 
+  it("lookupFromRows: each hash's rows by offset, one number per song", () => {
+    const rows = [
+      { hash: 5, songId: "b", offset: 40 },
+      { hash: 9, songId: "a", offset: 3 },
+      { hash: 5, songId: "a", offset: 7 },
+      { hash: 5, songId: "b", offset: 2 },
+      { hash: -3, songId: "c", offset: 1 },
+      { hash: 9, songId: "c", offset: 1 },
+    ];
+    const lookup = lookupFromRows(rows);
+    expect(lookup(5).map((p) => [p.songId, p.offset])).toEqual([
+      ["b", 2],
+      ["a", 7],
+      ["b", 40],
+    ]);
+    expect(lookup(9).map((p) => [p.songId, p.offset])).toEqual([
+      ["c", 1],
+      ["a", 3],
+    ]);
+    expect(lookup(-3).map((p) => p.offset)).toEqual([1]);
+    expect(lookup(6)).toEqual([]);
+    const numbers = new Map<string, Set<number>>();
+    for (const h of [5, 9, -3])
+      for (const p of lookup(h)) numbers.set(p.songId, (numbers.get(p.songId) ?? new Set()).add(p.song));
+    expect([...numbers.values()].map((s) => s.size)).toEqual([1, 1, 1]);
+    expect(new Set([...numbers.values()].map((s) => [...s][0])).size).toBe(3);
+  });
+
   it("drops over-common hashes at index time (default) and keeps them dropped", () => {
     const c: FingerprintConfig = { ...DEFAULT_PRESET, index: { maxPostingsPerHash: 2 } };
     const index = new MemoryIndex(c);
@@ -161,7 +189,8 @@ describe("match and MemoryIndex", () => {
       const aligned = s % 500 === 0 ? 8 + (s / 500) * 3 : s % 250 === 0 ? 11 : 0;
       for (let h = 0; h < 60; h++) {
         if (h < aligned) rows.push({ hash: h, songId: `s${s}`, offset: 500 + h });
-        else if (aligned === 0 && rnd() < 0.08) rows.push({ hash: h, songId: `s${s}`, offset: Math.floor(rnd() * 5000) });
+        else if (aligned === 0 && rnd() < 0.08)
+          rows.push({ hash: h, songId: `s${s}`, offset: Math.floor(rnd() * 5000) });
       }
     }
     const q = {

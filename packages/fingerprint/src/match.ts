@@ -270,21 +270,44 @@ export function decide(
 
 /** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */
 export function lookupFromRows(rows: Iterable<{ hash: number; songId: string; offset: number }>): Lookup {
-  const byHash = new Map<number, Posting[]>();
-  // Songs numbered as met, one id string each (rows parsed from a database carry a fresh copy in every row).
-  const songs = new Map<string, Posting>();
+  // Columns first, songs numbered as met (rows parsed from a database carry a fresh copy of the id in every row).
+  const hashes: number[] = [];
+  const offsets: number[] = [];
+  const songOf: number[] = [];
+  const songIds: string[] = [];
+  const songs = new Map<string, number>();
   for (const r of rows) {
-    const list = byHash.get(r.hash);
-    let first = songs.get(r.songId);
-    if (first === undefined) {
-      first = { songId: r.songId, song: songs.size, offset: 0 };
-      songs.set(r.songId, first);
+    let s = songs.get(r.songId);
+    if (s === undefined) {
+      s = songIds.length;
+      songs.set(r.songId, s);
+      songIds.push(r.songId);
     }
-    const p: Posting = { songId: first.songId, song: first.song, offset: r.offset };
-    if (list) list.push(p);
-    else byHash.set(r.hash, [p]);
+    hashes.push(r.hash);
+    offsets.push(r.offset);
+    songOf.push(s);
   }
-  for (const list of byHash.values()) list.sort((a, b) => a.offset - b.offset);
+  // Rows by hash, then offset: two stable radix sorts, no comparator calls; then one list per run of a hash.
+  const n = hashes.length;
+  const byOffset = radixSortBy(
+    Uint32Array.from({ length: n }, (_, i) => i),
+    Uint32Array.from(offsets),
+  );
+  const order = radixSortBy(byOffset, Uint32Array.from(hashes));
+  const byHash = new Map<number, Posting[]>();
+  let list: Posting[] = [];
+  let current: number | undefined;
+  for (let i = 0; i < n; i++) {
+    const k = order[i] as number;
+    const h = hashes[k] as number;
+    if (h !== current) {
+      list = [];
+      byHash.set(h, list);
+      current = h;
+    }
+    const song = songOf[k] as number;
+    list.push({ songId: songIds[song] as string, song, offset: offsets[k] as number });
+  }
   const none: Posting[] = [];
   return (hash) => byHash.get(hash) ?? none;
 }
