@@ -41,6 +41,8 @@ export type Sample = {
   matchMs: number;
   /** The second pass for warped audio, when the server reports one (0 when it did not run). */
   warpMs: number;
+  /** Rows the second pass read (0 when it did not run). */
+  warpRows: number;
   rows: number;
   hashes: number;
   correct: boolean;
@@ -54,8 +56,16 @@ export function parseServerTiming(header: string | null): {
   match: number;
   warp: number;
   rows: number;
+  warpRows: number;
 } {
-  const out = { fingerprint: Number.NaN, lookup: Number.NaN, match: Number.NaN, warp: 0, rows: Number.NaN };
+  const out = {
+    fingerprint: Number.NaN,
+    lookup: Number.NaN,
+    match: Number.NaN,
+    warp: 0,
+    rows: Number.NaN,
+    warpRows: 0,
+  };
   for (const part of (header ?? "").split(",")) {
     const [name, ...params] = part.trim().split(";");
     for (const p of params) {
@@ -63,6 +73,7 @@ export function parseServerTiming(header: string | null): {
       if (k === "dur" && (name === "fingerprint" || name === "lookup" || name === "match" || name === "warp"))
         out[name] = Number(v);
       if (k === "desc" && name === "lookup") out.rows = Number.parseInt((v ?? "").replace(/"/g, ""), 10);
+      if (k === "desc" && name === "warp") out.warpRows = Number.parseInt((v ?? "").replace(/"/g, ""), 10);
     }
   }
   return out;
@@ -105,6 +116,7 @@ export async function recognizeAll(opts: {
       lookupMs: t.lookup,
       matchMs: t.match,
       warpMs: t.warp,
+      warpRows: t.warpRows,
       rows: t.rows,
       hashes: body.hashes,
       correct,

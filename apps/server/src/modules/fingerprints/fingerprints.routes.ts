@@ -70,7 +70,7 @@ export function fingerprintsRoutes(
     const t = result.timings;
     reply.header(
       "Server-Timing",
-      `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, warp;dur=${t.warpMs.toFixed(1)}`,
+      `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, warp;dur=${t.warpMs.toFixed(1)};desc="${t.warpRows} rows"`,
     );
     const ids = [...new Set(result.candidates.map((c) => c.songId))];
     const rows = (await Promise.all(ids.map((id) => songs.visibleRow(id, viewer).catch(() => undefined)))).filter(

@@ -49,7 +49,15 @@ export type RecognitionCandidate = {
 export type Recognition = {
   hashes: number;
   /** Where the time went (ms) and how many stored rows were read, for the Server-Timing header and benchmarks. */
-  timings: { fingerprintMs: number; lookupMs: number; matchMs: number; warpMs: number; rows: number };
+  timings: {
+    fingerprintMs: number;
+    lookupMs: number;
+    matchMs: number;
+    warpMs: number;
+    rows: number;
+    /** Rows the second pass read (its search and its candidates' own rows); 0 when it did not run. */
+    warpRows: number;
+  };
   candidates: RecognitionCandidate[];
   match: RecognitionCandidate | null;
 };
@@ -80,7 +88,9 @@ export function createFingerprintsService(deps: {
     const skipped = samples.length - keep;
     const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset);
     const { warps, distinct } = searchHashes(query, grid);
-    const lookup = lookupFromRows(await repo.postings(distinct, preset.index.maxPostingsPerHash));
+    const postings = await repo.postings(distinct, preset.index.maxPostingsPerHash);
+    const lookupRows = postings.length;
+    const lookup = lookupFromRows(postings);
     const candidates = warpCandidates(query, grid, lookup, warps, search);
     const rows = await repo.songRows(candidates.map((c) => c.songId));
     const result = verifyCandidates(query, candidates, rows, search);
@@ -92,7 +102,11 @@ export function createFingerprintsService(deps: {
       offsetSeconds: c.offsetSeconds - (skipped / sampleRate) * c.warp.tempo,
       warp: c.warp,
     });
-    return { candidates: result.candidates.map(shape), match: result.match ? shape(result.match) : null };
+    return {
+      candidates: result.candidates.map(shape),
+      match: result.match ? shape(result.match) : null,
+      rows: lookupRows + rows.length,
+    };
   }
 
   async function recognize(samples: Float32Array, sampleRate: number): Promise<Recognition> {
@@ -123,13 +137,22 @@ export function createFingerprintsService(deps: {
       plain.match.offsetSeconds = tempo.offsetFrames * (preset.hopSize / preset.sampleRate);
       plain.candidates[0] = plain.match;
     }
-    const timings = { fingerprintMs: t1 - t0, lookupMs: t2 - t1, matchMs: t3 - t2, warpMs: 0, rows: rows.length };
+    const timings = {
+      fingerprintMs: t1 - t0,
+      lookupMs: t2 - t1,
+      matchMs: t3 - t2,
+      warpMs: 0,
+      rows: rows.length,
+      warpRows: 0,
+    };
     if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {
       return { hashes: fp.hashes.count, timings, ...plain };
     }
     const warped = await recognizeWarped(samples, sampleRate, warpSearch);
     timings.warpMs = performance.now() - t3;
-    return { hashes: fp.hashes.count, timings, ...(warped.match ? warped : plain) };
+    timings.warpRows = warped.rows;
+    const { candidates, match: found } = warped.match ? warped : plain;
+    return { hashes: fp.hashes.count, timings, candidates, match: found };
   }
 
   /** Hashes of a song's stored audio: from the hash cache when its content was fingerprinted before, else decoded. */
