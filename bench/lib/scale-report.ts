@@ -65,6 +65,18 @@ export function report(r: ReportInput): string {
     "| ms | p50 | p95 | p99 | max |",
     "|---|---|---|---|---|",
     row("end to end (client)", total),
+    ...(warped > 0
+      ? [
+          row(
+            `end to end, the ${samples.length - warped} answered by the plain pass`,
+            samples.filter((s) => s.warpMs === 0).map((s) => s.totalMs),
+          ),
+          row(
+            `end to end, the ${warped} that ran the second pass`,
+            samples.filter((s) => s.warpMs > 0).map((s) => s.totalMs),
+          ),
+        ]
+      : []),
     row(
       "fingerprint (server)",
       samples.map((s) => s.fingerprintMs),
