@@ -268,27 +268,39 @@ export function decide(
   return { candidates, match: ok ? best : null };
 }
 
+/** Stored rows as three parallel columns, e.g. as a database returns them in arrays. */
+export type PostingColumns = { hashes: ArrayLike<number>; songIds: ArrayLike<string>; offsets: ArrayLike<number> };
+
 /** Build a `Lookup` from rows read in one go from a database (e.g. `WHERE hash IN (...)`), ordered by offset. */
 export function lookupFromRows(rows: Iterable<{ hash: number; songId: string; offset: number }>): Lookup {
-  // Columns first, songs numbered as met (rows parsed from a database carry a fresh copy of the id in every row).
-  const hashes: number[] = [];
-  const offsets: number[] = [];
-  const songOf: number[] = [];
+  const columns = { hashes: [] as number[], songIds: [] as string[], offsets: [] as number[] };
+  for (const r of rows) {
+    columns.hashes.push(r.hash);
+    columns.songIds.push(r.songId);
+    columns.offsets.push(r.offset);
+  }
+  return lookupFromColumns(columns);
+}
+
+/** `lookupFromRows` for rows given as columns, without an object per row. */
+export function lookupFromColumns(columns: PostingColumns): Lookup {
+  const { hashes, offsets } = columns;
+  const n = hashes.length;
+  // Songs numbered as met (ids parsed from a database are a fresh string in every row).
+  const songOf = new Int32Array(n);
   const songIds: string[] = [];
   const songs = new Map<string, number>();
-  for (const r of rows) {
-    let s = songs.get(r.songId);
+  for (let i = 0; i < n; i++) {
+    const id = columns.songIds[i] as string;
+    let s = songs.get(id);
     if (s === undefined) {
       s = songIds.length;
-      songs.set(r.songId, s);
-      songIds.push(r.songId);
+      songs.set(id, s);
+      songIds.push(id);
     }
-    hashes.push(r.hash);
-    offsets.push(r.offset);
-    songOf.push(s);
+    songOf[i] = s;
   }
   // Rows by hash, then offset: two stable radix sorts, no comparator calls; then one list per run of a hash.
-  const n = hashes.length;
   const byOffset = radixSortBy(
     Uint32Array.from({ length: n }, (_, i) => i),
     Uint32Array.from(offsets),

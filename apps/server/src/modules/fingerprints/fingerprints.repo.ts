@@ -31,13 +31,14 @@ export function createFingerprintsRepo(database: Database) {
      * hash is kept when it has no row past the first `maxPostings` (an over-common hash costs that many index
      * entries, never all of its thousands), the kept hashes' rows are read from the covering index on
      * (hash, song_id, offset) without touching the table (migration 0011), and they come back as three JSON arrays
-     * (one aggregate pass, so in the same order) rather than a JS object per row, which cost more than the reading.
+     * (one aggregate pass, so in the same order) and are handed on as columns: a JS object per row cost more than
+     * the reading.
      */
     async postings(
       hashes: number[],
       maxPostings: number | null,
-    ): Promise<{ hash: number; songId: string; offset: number }[]> {
-      const out: { hash: number; songId: string; offset: number }[] = [];
+    ): Promise<{ hashes: number[]; songIds: string[]; offsets: number[] }> {
+      const out = { hashes: [] as number[], songIds: [] as string[], offsets: [] as number[] };
       const agg = sql.raw(database.dialect === "postgres" ? "json_agg" : "json_group_array");
       for (let i = 0; i < hashes.length; i += LOOKUP_BATCH) {
         const batch = hashes.slice(i, i + LOOKUP_BATCH);
@@ -55,8 +56,11 @@ export function createFingerprintsRepo(database: Database) {
         const h = list<number>(row?.h);
         const s = list<string>(row?.s);
         const o = list<number>(row?.o);
-        for (let k = 0; k < h.length; k++)
-          out.push({ hash: Number(h[k]), songId: s[k] as string, offset: Number(o[k]) });
+        for (let k = 0; k < h.length; k++) {
+          out.hashes.push(Number(h[k]));
+          out.songIds.push(s[k] as string);
+          out.offsets.push(Number(o[k]));
+        }
       }
       return out;
     },

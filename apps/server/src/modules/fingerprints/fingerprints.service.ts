@@ -6,7 +6,7 @@ import {
   type FingerprintConfig,
   fingerprintQuery,
   isStretched,
-  lookupFromRows,
+  lookupFromColumns,
   match,
   prepareWarpQuery,
   searchHashes,
@@ -89,8 +89,8 @@ export function createFingerprintsService(deps: {
     const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset);
     const { warps, distinct } = searchHashes(query, grid);
     const postings = await repo.postings(distinct, preset.index.maxPostingsPerHash);
-    const lookupRows = postings.length;
-    const lookup = lookupFromRows(postings);
+    const lookupRows = postings.hashes.length;
+    const lookup = lookupFromColumns(postings);
     const candidates = warpCandidates(query, grid, lookup, warps, search);
     const rows = await repo.songRows(candidates.map((c) => c.songId));
     const result = verifyCandidates(query, candidates, rows, search);
@@ -116,7 +116,7 @@ export function createFingerprintsService(deps: {
     const t1 = performance.now();
     const rows = await repo.postings(distinct, preset.index.maxPostingsPerHash);
     const t2 = performance.now();
-    const lookup = lookupFromRows(rows);
+    const lookup = lookupFromColumns(rows);
     const result = match(fp.hashes, lookup, preset);
     // A time-stretch (pitch kept) matches here; its tempo is read from the matched rows, with no more queries.
     const tempo =
@@ -142,7 +142,7 @@ export function createFingerprintsService(deps: {
       lookupMs: t2 - t1,
       matchMs: t3 - t2,
       warpMs: 0,
-      rows: rows.length,
+      rows: rows.hashes.length,
       warpRows: 0,
     };
     if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {
