@@ -99,14 +99,17 @@ async function main(): Promise<void> {
     background.abort(new Error(`shutting down (${signal})`));
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     const started = performance.now();
+    // Named in the timeout's message, so a hung shutdown says what it was waiting for.
+    let phase = "finishing in-flight requests and background jobs";
     const timer = setTimeout(() => {
-      app.log.error("shutdown timed out; exiting");
+      app.log.error({ phase }, `shutdown timed out while ${phase}; exiting`);
       process.exit(1);
     }, 10_000);
     timer.unref();
     try {
       // preClose hooks end the event streams; then in-flight requests finish and the database closes.
       await app.close();
+      phase = "closing the database";
       await database.close();
       const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
       note({ seconds }, `stopped in ${seconds} s`);

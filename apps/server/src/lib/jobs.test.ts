@@ -84,4 +84,27 @@ describeEachDialect("job queue", (dialect) => {
     expect([...runs.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect([...runs.values()].every((c) => c === 1)).toBe(true);
   });
+
+  it("stops without waiting past its grace for a job that does not finish, and says which job", async () => {
+    const warnings: unknown[] = [];
+    const queue = createJobQueue({
+      database,
+      log: { ...log, warn: (o: unknown) => warnings.push(o) } as unknown as typeof log,
+    });
+    let entered: () => void = () => {};
+    const started = new Promise<void>((r) => {
+      entered = r;
+    });
+    queue.register("stuck", () => {
+      entered();
+      return new Promise<void>(() => {});
+    });
+    const id = await queue.enqueue("stuck", {});
+    queue.start(10);
+    await started;
+    const t0 = performance.now();
+    await queue.stop(200);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(warnings).toEqual([{ job: id, kind: "stuck", graceMs: 200 }]);
+  });
 });

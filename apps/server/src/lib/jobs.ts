@@ -41,6 +41,8 @@ export function createJobQueue(deps: { database: Database; log: FastifyBaseLogge
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let stopped = false;
+  /** The job this process is running, for the shutdown warning. */
+  let current: { id: string; kind: string } | undefined;
   let wake: (() => void) | undefined;
 
   /** Take the next due job (or one whose lease ran out) and mark it running, atomically. */
@@ -76,6 +78,7 @@ export function createJobQueue(deps: { database: Database; log: FastifyBaseLogge
     const job = await claim();
     if (!job) return false;
     const handler = handlers.get(job.kind);
+    current = { id: job.id, kind: job.kind };
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(JSON.parse(job.payload) as Record<string, unknown>);
@@ -103,6 +106,8 @@ export function createJobQueue(deps: { database: Database; log: FastifyBaseLogge
         })
         .where("id", "=", job.id)
         .execute();
+    } finally {
+      current = undefined;
     }
     return true;
   }
@@ -152,10 +157,20 @@ export function createJobQueue(deps: { database: Database; log: FastifyBaseLogge
       void loop();
     },
 
-    async stop(): Promise<void> {
+    /**
+     * Stop polling and wait for the running job, at most `graceMs`: a shutdown must not hang on background work. A
+     * job still running then is left to its lease and runs again after it (jobs are idempotent).
+     */
+    async stop(graceMs = 5_000): Promise<void> {
       stopped = true;
       wake?.();
-      while (running) await new Promise((r) => setTimeout(r, 20));
+      const deadline = Date.now() + graceMs;
+      while (running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      if (running)
+        log.warn(
+          { job: current?.id, kind: current?.kind, graceMs },
+          "a job was still running when the queue stopped; it runs again once its lease ends",
+        );
     },
 
     /** Recent failed or waiting jobs, for admins. */
