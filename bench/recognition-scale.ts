@@ -13,12 +13,11 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_ROOT } from "./lib/api-db.js";
-import { rssMb, startHelloWorld } from "./lib/api-processes.js";
+import { rssMb, startHelloWorld, startServer } from "./lib/api-processes.js";
 import { loadCorpus } from "./lib/scale-corpus.js";
 import { prepareScaleDb, SUPER_EMAIL, SUPER_PASSWORD } from "./lib/scale-db.js";
 import { helloAll, makeClips, recognizeAll } from "./lib/scale-load.js";
 import { report } from "./lib/scale-report.js";
-import { startScaleServer } from "./lib/scale-server.js";
 import { signIn } from "./lib/web-server.js";
 
 const { values } = parseArgs({
@@ -63,9 +62,11 @@ log(
 if (values["build-only"]) process.exit(0);
 
 const hello = await startHelloWorld();
-const server = await startScaleServer({
+const server = await startServer({
   dataDir: db.dir,
-  ...(values.profile ? { profileDir: path.resolve(values.profile) } : {}),
+  nodeFlags: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values.profile)}`] : [],
+  // Migrations a cached database lacks run before the server listens: on 320 M rows an index rebuild takes minutes.
+  startTimeoutMs: 1_800_000,
 });
 let markdown: string;
 try {

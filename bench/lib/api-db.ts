@@ -39,8 +39,8 @@ export type RunDatabase = {
 
 export const CACHE_ROOT = path.join(os.tmpdir(), "unheard-bench-cache");
 
-/** Changes to the app's migrations make a cached seed stale. */
-function migrationsHash(): string {
+/** Changes to the app's migrations make a cached seed (or scale database) stale. */
+export function migrationsHash(): string {
   const dir = path.join(ROOT, "apps/server/src/db/migrations");
   const hash = createHash("sha1");
   for (const f of readdirSync(dir).sort()) {

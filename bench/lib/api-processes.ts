@@ -37,13 +37,19 @@ export function serverCommand(): { args: string[]; label: string } {
 
 export type Child = { pid: number; base: string; output: () => string; stop: () => Promise<void> };
 
-/** Spawn `node args` with env, wait until `probe` answers 200. */
-async function startChild(args: string[], env: Record<string, string>, port: number, probe: string): Promise<Child> {
+/** Spawn `node args` with env, wait until `probe` answers 200 (at most `timeoutMs`). */
+async function startChild(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  probe: string,
+  timeoutMs = 120_000,
+): Promise<Child> {
   const base = `http://127.0.0.1:${port}`;
   const child = spawnServer(args, { cwd: ROOT, port, env });
   const output = keepOutput(child, 20_000);
   const stop = () => stopProcess(child, 15_000);
-  if (await waitUntilOk(`${base}${probe}`, child, { timeoutMs: 120_000, intervalMs: 200 })) {
+  if (await waitUntilOk(`${base}${probe}`, child, { timeoutMs, intervalMs: 200 })) {
     return { pid: child.pid ?? 0, base, output, stop };
   }
   await stop();
@@ -52,12 +58,22 @@ async function startChild(args: string[], env: Record<string, string>, port: num
 
 export const AUTH_SECRET = "unheard-bench-secret-0123456789abcdef0123456789";
 
-/** The production server on a free port over DATA_DIR (SQLite there) or DATABASE_URL. */
-export async function startServer(opts: { dataDir: string; databaseUrl?: string }): Promise<Child & { label: string }> {
+/**
+ * The production server on a free port over DATA_DIR (SQLite there) or DATABASE_URL. `nodeFlags` go before the
+ * script (e.g. --cpu-prof, which NODE_OPTIONS does not take); `startTimeoutMs` leaves time for migrations a large
+ * cached database lacks, which run before the server listens.
+ */
+export async function startServer(opts: {
+  dataDir: string;
+  databaseUrl?: string;
+  nodeFlags?: string[];
+  startTimeoutMs?: number;
+}): Promise<Child & { label: string }> {
   const port = await freePort();
   const { args, label } = serverCommand();
+  const flags = opts.nodeFlags ?? [];
   const child = await startChild(
-    args,
+    [...flags, ...args],
     {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
@@ -85,8 +101,9 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
     },
     port,
     "/api/health",
+    opts.startTimeoutMs,
   );
-  return { ...child, label };
+  return { ...child, label: flags.length ? `${label} with ${flags.map((f) => f.split("=")[0]).join(" ")}` : label };
 }
 
 /** bench/hello-world.ts on a free port. */

@@ -3,7 +3,6 @@
 // of audio whose rows draw their hashes i.i.d. from the real rows (so per-hash row counts look like real music) with
 // anchor offsets spread over each song at the real rate (so they carry no coherent alignment). Bulk-loaded with
 // better-sqlite3 in one transaction with the fingerprint indexes dropped and rebuilt, and cached between runs.
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
@@ -13,9 +12,9 @@ import SQLite from "better-sqlite3";
 import { openDatabase } from "../../apps/server/src/db/database.js";
 import { migrateToLatest } from "../../apps/server/src/db/migrate.js";
 import { nameKey } from "../../apps/server/src/lib/text.js";
+import { migrationsHash } from "./api-db.js";
 import { createRandom, type Random } from "./random.js";
 import type { Corpus } from "./scale-corpus.js";
-import { ROOT } from "./web-server.js";
 
 /** Bump when the generated rows change: cached databases of another version are not reused. */
 export const SCALE_VERSION = 1;
@@ -46,17 +45,6 @@ export type ScaleDbInfo = {
   /** Bytes per b-tree (table or index) from dbstat, for the fingerprint table and its indexes. */
   objects: { name: string; bytes: number }[];
 };
-
-/** Changes to the app's migrations make a cached database stale. */
-function migrationsHash(): string {
-  const dir = path.join(ROOT, "apps/server/src/db/migrations");
-  const hash = createHash("sha1");
-  for (const f of readdirSync(dir).sort()) {
-    hash.update(f);
-    hash.update(readFileSync(path.join(dir, f)));
-  }
-  return hash.digest("hex").slice(0, 8);
-}
 
 /** An id shaped like the app's (16 characters of a-z0-9), ordered by its numbered prefix. */
 function makeId(rand: Random, kind: string, i: number): string {

@@ -1,9 +1,28 @@
+import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
+import type { DB } from "../../db/schema.js";
 import { nowIso } from "../../lib/time.js";
 import { describeEachDialect, useTestDatabase } from "../../test/harness.js";
 import { createFingerprintsRepo } from "./fingerprints.repo.js";
 
 type Row = { hash: number; songId: string; offset: number };
+
+/** Bare songs to hang fingerprint rows on. */
+async function insertSongs(db: Kysely<DB>, ids: string[]): Promise<void> {
+  const now = nowIso();
+  const song = (id: string) => ({
+    id,
+    title: id,
+    title_key: id,
+    genre: "Pop",
+    release_date: null,
+    soundcloud_url: null,
+    submitted_by: null,
+    created_at: now,
+    updated_at: now,
+  });
+  await db.insertInto("song").values(ids.map(song)).execute();
+}
 
 /** The lookup's columns as rows, to compare whole rows. */
 function asRows(c: { hashes: number[]; songIds: string[]; offsets: number[] }): Row[] {
@@ -18,22 +37,7 @@ describeEachDialect("fingerprint lookups", (dialect) => {
   it("reads every row of the asked hashes, leaving out hashes stored more than maxPostings times", async () => {
     const { db } = database;
     const repo = createFingerprintsRepo(database);
-    const now = nowIso();
-    for (const id of ["sa", "sb"])
-      await db
-        .insertInto("song")
-        .values({
-          id,
-          title: id,
-          title_key: id,
-          genre: "Pop",
-          release_date: null,
-          soundcloud_url: null,
-          submitted_by: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    await insertSongs(db, ["sa", "sb"]);
     // Hash 7: 3 rows; hash 8: 4 rows over two songs; hash 9: 1 row; hash 10 is not stored.
     await database.tx(async (trx) => {
       await repo.replace(trx, "sa", Int32Array.of(7, 7, 7, 8, 8, 9), Int32Array.of(1, 2, 3, 4, 5, 6), 6);
@@ -71,21 +75,7 @@ describeEachDialect("fingerprint lookups", (dialect) => {
   it("looks hashes up in batches without losing any", async () => {
     const { db } = database;
     const repo = createFingerprintsRepo(database);
-    const now = nowIso();
-    await db
-      .insertInto("song")
-      .values({
-        id: "sc",
-        title: "sc",
-        title_key: "sc",
-        genre: "Pop",
-        release_date: null,
-        soundcloud_url: null,
-        submitted_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertSongs(db, ["sc"]);
     const n = 2500;
     const hashes = Int32Array.from({ length: n }, (_, i) => 100_000 + i);
     await database.tx((trx) =>
