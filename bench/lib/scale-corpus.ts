@@ -4,10 +4,11 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DEFAULT_PRESET, fingerprint, mixdown, resample } from "@unheard/fingerprint";
+import { RECOGNITION_SAMPLE_RATE } from "../../apps/web/src/features/audio-tools/pcm.js";
 import { corpusFiles, decodeFile } from "./corpus.js";
 
-/** The rate the recognition page sends its PCM at (apps/web/src/features/audio-tools/pcm.ts). */
-export const CLIP_RATE = 11025;
+/** The rate the recognition page sends its PCM at. */
+export const CLIP_RATE = RECOGNITION_SAMPLE_RATE;
 
 /** One indexed track: its hashes with anchor frame offsets, and its audio at CLIP_RATE for cutting clips. */
 export type CorpusTrack = {
