@@ -6,7 +6,10 @@
 // The server runs with its old generation capped (HEAP_MB). Without a cap V8 lets a busy heap grow several
 // times over its live size before collecting when the machine is loaded (a run beside other suites measured
 // +126 MB of garbage for the JSON file, another +0.3 MB): the cap makes the figure about what the export keeps
-// alive, which is what streaming is about. An export built in memory would not fit under it.
+// alive, which is what streaming is about. An export built in memory would not fit under it. The young
+// generation is capped too (2 MB semi-spaces): V8's default lets it reach 16 MB of short-lived garbage before
+// a scavenge, which alone put a CI run at +16.03 MB against the 16 MB bound. With the cap, ten runs (four
+// beside two busy cores) grew 1.5-7.4 MB.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ExportSong } from "@unheard/shared";
@@ -66,7 +69,9 @@ describe("Open data export memory [sqlite]", () => {
     await database.tx((trx) => insertVerifiedSongs(trx, SONGS, { prefix: "mem", artists: 2000 }));
     await database.close();
     console.log(`seeded ${SONGS.toLocaleString("en")} songs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    server = await startServer(dataDir, { env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } });
+    server = await startServer(dataDir, {
+      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB} --max-semi-space-size=2` },
+    });
     pid = server.child.pid ?? 0;
   }, 120_000);
   afterAll(async () => {
