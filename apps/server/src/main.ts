@@ -5,8 +5,12 @@ import { type Config, ConfigError, loadConfig } from "./config.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openConfiguredDatabase } from "./db/open.js";
 import { sweepDataDir } from "./lib/audio-sweep.js";
+import { boundOpenRequests } from "./lib/open-requests.js";
 import { fillDemoAudio, type SeedResult, seedDemo } from "./seed/seed.js";
 import { chooseLogFormat, progressLine, readyBanner } from "./terminal.js";
+
+/** How long a shutdown lets requests being answered finish, after background work has stopped. */
+const REQUEST_GRACE_MS = 3_000;
 
 /** Read config, open and migrate the database, seed a demo on an empty one, listen; close cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -91,6 +95,14 @@ async function main(): Promise<void> {
     }
   }
 
+  // Registered after buildApp's hooks, so its grace starts once event streams, imports and jobs have stopped.
+  const openRequests = boundOpenRequests(app, REQUEST_GRACE_MS);
+  // Named in the timeout's message, so a hung shutdown says what it was waiting for.
+  let phase = "ending event streams, imports and background jobs";
+  app.addHook("preClose", async () => {
+    phase = "finishing in-flight requests";
+  });
+
   const background = new AbortController();
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -99,10 +111,11 @@ async function main(): Promise<void> {
     background.abort(new Error(`shutting down (${signal})`));
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     const started = performance.now();
-    // Named in the timeout's message, so a hung shutdown says what it was waiting for.
-    let phase = "finishing in-flight requests and background jobs";
     const timer = setTimeout(() => {
-      app.log.error({ phase }, `shutdown timed out while ${phase}; exiting`);
+      app.log.error(
+        { phase, requests: openRequests.describe(), resources: process.getActiveResourcesInfo() },
+        `shutdown timed out while ${phase}; exiting`,
+      );
       process.exit(1);
     }, 10_000);
     timer.unref();

@@ -134,6 +134,7 @@ describe("graceful shutdown", () => {
     expect(readdirSync(path.join(suite.root, "tmp"))).toEqual([]);
     const restarted = server;
     const second = await suite.stop();
+    console.info(`restarted server stopped in ${second.seconds.toFixed(2)} s`);
     expect(second.code, `stopped in ${second.seconds.toFixed(2)} s; server output:\n${restarted.output()}`).toBe(0);
   }, 120_000);
 });
