@@ -3,7 +3,7 @@ import { DEFAULT_PRESET } from "./config.js";
 import { resample } from "./dsp.js";
 import { fingerprint, fingerprintQuery } from "./fingerprint.js";
 import { lookupFromRows, MemoryIndex } from "./match.js";
-import { addNoise, randomNotesTrack } from "./test-signals.js";
+import { addNoise, randomNotesTrack, seeded } from "./test-signals.js";
 import {
   DEFAULT_WARP_SEARCH,
   estimateTempo,
@@ -12,6 +12,8 @@ import {
   prepareWarpQuery,
   refineAround,
   semitones,
+  type WarpQuery,
+  warpCandidates,
   warpGrid,
   warpKind,
 } from "./warp.js";
@@ -109,5 +111,53 @@ describe("warped matching", () => {
     expect(Math.abs(stretched.tempo - 1.06)).toBeLessThan(0.006);
     expect(isStretched(stretched)).toBe(true);
     expect(estimateTempo(squeezed, lookup, "song-3", DEFAULT_PRESET).tempo).toBeLessThan(0.96);
+  });
+});
+
+describe("warped candidates", () => {
+  it("ranks each warp's best few only, and keeps the songs and counts ranking every song under every warp gives", () => {
+    // 8 warps, each its own 60 query hashes; 2,000 songs share them at random offsets, and every 40th holds aligned
+    // runs under several warps (its best one stronger), many tied, so the cut meets ties and songs whose best warp
+    // is not where they rank first.
+    const rnd = seeded(5);
+    const WARPS = 8;
+    const rows: { hash: number; songId: string; offset: number }[] = [];
+    for (let s = 0; s < 2000; s++) {
+      const strong = s % 40 === 0;
+      const best = Math.floor(s / 40) % WARPS;
+      for (let w = 0; w < WARPS; w++) {
+        const aligned = strong
+          ? w === best
+            ? 9 + ((s / 40) % 7)
+            : (s / 40 + w) % 3 === 0
+              ? 6 + ((s / 40) % 5)
+              : 0
+          : 0;
+        for (let h = 0; h < 60; h++) {
+          const hash = w * 100 + h;
+          if (h < aligned) rows.push({ hash, songId: `s${s}`, offset: 300 + h });
+          else if (rnd() < 0.03) rows.push({ hash, songId: `s${s}`, offset: Math.floor(rnd() * 5000) });
+        }
+      }
+    }
+    const lookup = lookupFromRows(rows);
+    const warps = Array.from({ length: WARPS }, (_, w) => ({ tempo: 1 + w / 100, pitch: 1 }));
+    const hashesPerWarp = warps.map((_, w) => ({
+      count: 60,
+      hashes: Int32Array.from({ length: 60 }, (_, h) => w * 100 + h),
+      offsets: Int32Array.from({ length: 60 }, (_, h) => h),
+    }));
+    const query = { config: DEFAULT_PRESET } as WarpQuery;
+    const summary = (cs: { songId: string; aligned: number; hits: number; warp: { tempo: number } }[]) =>
+      cs.map((c) => [c.songId, c.aligned, c.hits, c.warp.tempo]);
+
+    const every = warpCandidates(query, warps, lookup, hashesPerWarp, { ...DEFAULT_WARP_SEARCH, candidates: 1e9 });
+    expect(every.length).toBeGreaterThan(1500);
+    // Not one warp's ranking: the best songs' warps differ.
+    expect(new Set(every.slice(0, 10).map((c) => c.warp.tempo)).size).toBeGreaterThan(3);
+    for (const k of [1, 3, 5, 10]) {
+      const top = warpCandidates(query, warps, lookup, hashesPerWarp, { ...DEFAULT_WARP_SEARCH, candidates: k });
+      expect(summary(top)).toEqual(summary(every.slice(0, k)));
+    }
   });
 });
