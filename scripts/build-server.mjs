@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundle the server ahead of time into apps/server/dist (docs/decisions/009-server-build.md): main.js and the
-// maintenance scripts (migrate.js, seed.js, fingerprint-backfill.js), and the demo audio worker
-// (demo-audio-worker.js, started by the seed in worker threads), as ESM for Node 20. The workspace packages
+// maintenance scripts (migrate.js, seed.js, fingerprint-backfill.js), the demo audio worker
+// (demo-audio-worker.js, started by the seed in worker threads) and the audio pool's worker (audio-pool-worker.js,
+// started by the server for decoding and fingerprinting), as ESM for Node 20. The workspace packages
 // (@unheard/shared, @unheard/fingerprint) are TypeScript source, so they are bundled; every npm dependency stays
 // an import resolved from node_modules at run time (better-sqlite3 is native, pino starts its transports by name).
 import { rmSync } from "node:fs";
@@ -36,6 +37,8 @@ export async function buildServer() {
       "fingerprint-backfill": path.join(SERVER, "scripts/fingerprint-backfill.ts"),
       // The worker threads that render demo audio (src/seed/demo-audio.ts starts them from this file).
       "demo-audio-worker": path.join(SERVER, "src/seed/audio-worker.ts"),
+      // The audio pool's threads: decoding, measuring and fingerprinting off the event loop (src/lib/audio-pool.ts).
+      "audio-pool-worker": path.join(SERVER, "src/lib/audio-pool-worker.ts"),
     },
     outdir: SERVER_DIST,
     bundle: true,

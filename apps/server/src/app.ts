@@ -12,10 +12,11 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { AppError, frameworkErrorHandler, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
+import { createAudioPool } from "./lib/audio-pool.js";
 import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
-import { createPublicCache, etagOf } from "./lib/public-cache.js";
+import { createPublicCache, etagOf, invalidateFor } from "./lib/public-cache.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { securityHeaders } from "./lib/security-headers.js";
 import { compileSerializer } from "./lib/serializer.js";
@@ -225,17 +226,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authService = createAuthService({ auth, limiter, limitScale: config.authLimitScale });
   const events = await createEventBus(database, { url: database.url, log: app.log });
   app.addHook("onClose", () => events.close());
-  // Visitors' feeds, song pages and searches, shared for a few seconds; any song change clears them: here
+  // Visitors' feeds, song pages and searches, shared for a few seconds; a song change clears them (a favourite
+  // count only its song's page: feeds may lag by the TTL): here
   // at once when this instance publishes it (so the next read on this instance is fresh even before a
   // PostgreSQL notification comes back), and on every instance when the event arrives.
   const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
   events.subscribe((event) => {
-    if (event.type === "song.changed") publicCache.clear();
+    invalidateFor(publicCache, event);
   });
   const bus: EventBus = {
     ...events,
     publish(event) {
-      if (event.type === "song.changed") publicCache.clear();
+      invalidateFor(publicCache, event);
       return events.publish(event);
     },
   };
@@ -255,12 +257,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
   const jobs = createJobQueue({ database, log: app.log });
   app.decorate("jobs", jobs);
+  // Decoding, measuring and fingerprinting run on worker threads, within budgets (issue 24).
+  const audioPool = createAudioPool({
+    workers: config.audio.workers,
+    queue: config.audio.queue,
+    jobMs: config.audio.jobSeconds * 1000,
+    maxSeconds: config.audio.maxMinutes * 60,
+    log: app.log,
+  });
+  app.addHook("onClose", () => audioPool.close());
   const fingerprints = createFingerprintsService({
     database,
     repo: createFingerprintsRepo(database),
     storage,
     jobs,
     hashCacheDir: hashCacheDirIn(config.demoCacheDir),
+    pool: audioPool,
   });
   const songsService = createSongsService({
     database,
@@ -271,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     audio: { findDuplicate: fingerprints.findDuplicate, enqueue: (songId, trx) => fingerprints.enqueue(songId, trx) },
     trust,
     contestedOpenHours: config.contestedOpenHours,
+    decode: (file, format) => audioPool.decode(file, format),
   });
   const artistsService = createArtistsService({ database, songs: songsService, bus });
   const soundcloud = createSoundcloudService({
@@ -293,7 +306,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   healthRoutes(app, { database, config });
   authRoutes(app, { authService, usersService, config });
   usersRoutes(app, { authService, usersService });
-  eventsRoutes(app, { bus, authService, usersService, unread: (userId) => notifier.unread(userId) });
+  eventsRoutes(app, {
+    bus,
+    viewers,
+    usersService,
+    unread: (userId) => notifier.unread(userId),
+    songVisibility: (id) => songsService.visibilityOf(id),
+    limits: config.eventStreams,
+  });
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
   coversRoutes(app, { database, viewers });
   searchRoutes(app, {
@@ -312,7 +332,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewers,
   });
   editSuggestionsRoutes(app, {
-    suggestions: createEditSuggestionsService({ database, songs: songsService, bus, notifier }),
+    suggestions: createEditSuggestionsService({
+      database,
+      songs: songsService,
+      bus,
+      notifier,
+      limiter,
+      trust,
+      perMinute: config.suggestionsPerMinute,
+    }),
     viewers,
   });
   waitlistRoutes(app, {
@@ -322,7 +350,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limitScale: config.authLimitScale,
   });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
-  fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config });
+  fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config, decode: audioPool.decode });
   importsRoutes(app, {
     imports: createImportsService({
       database,

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { PUBLIC_API_LIMITS } from "@unheard/shared";
+import { PUBLIC_API_LIMITS, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
 import { z } from "zod";
 
 const bool = (fallback: boolean) =>
@@ -37,10 +38,15 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool(false),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(2048).default(200),
+  MAX_AUDIO_MINUTES: z.coerce.number().positive().max(1440).default(120),
+  AUDIO_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  AUDIO_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  AUDIO_JOB_SECONDS: z.coerce.number().positive().max(86_400).default(180),
   SOUNDCLOUD_CLIENT_ID: z.string().min(1).optional(),
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  SUGGESTIONS_PER_MINUTE: z.coerce.number().int().positive().default(SUGGESTIONS_PER_MINUTE),
   VOTE_MIN_ACCOUNT_DAYS: z.coerce.number().min(0).max(365).default(7),
   VOTE_MIN_RECORD: z.coerce.number().int().min(0).max(1000).default(3),
   CONTESTED_OPEN_HOURS: z.coerce
@@ -53,6 +59,8 @@ const envSchema = z.object({
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.readsPerMinute),
   EXPORT_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.exportsPerMinute),
+  EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
+  EVENT_STREAMS_PER_USER: z.coerce.number().int().min(0).default(8),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, '.', '-')")
@@ -100,10 +108,23 @@ export type Config = {
   webDist: string | undefined;
   trustProxy: boolean;
   maxUploadMb: number;
+  /** Issue 24: audio work (decoding, measuring, fingerprinting) runs on worker threads within these budgets. */
+  audio: {
+    /** The longest audio accepted; a decode stops as soon as it passes this. */
+    maxMinutes: number;
+    /** Worker threads (default: the cores less one, 1 to 4). */
+    workers: number;
+    /** Uploads and recognitions waiting for a worker before more are answered 503. */
+    queue: number;
+    /** A job running longer than this is stopped (its worker replaced) and the file refused. */
+    jobSeconds: number;
+  };
   soundcloudClientId: string | undefined;
   soundcloudApiUrl: string;
   soundcloudTimeoutMs: number;
   votesPerMinute: number;
+  /** Edit suggestions one member may send per minute (issue 24). */
+  suggestionsPerMinute: number;
   /** Decision 014: a vote counts only from a member this many days old… */
   voteMinAccountDays: number;
   /** …with this many accepted contributions (verified uploads, approved edits, votes that matched the verdict). */
@@ -120,6 +141,8 @@ export type Config = {
   publicRateLimit: number;
   /** Export downloads per client address and minute; 0 = no limit. */
   exportRateLimit: number;
+  /** Live event streams open at once on one instance, per client address and per member; 0 = no limit. */
+  eventStreams: { perAddress: number; perUser: number };
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
   s3: S3Config | undefined;
 };
@@ -174,10 +197,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     maxUploadMb: e.MAX_UPLOAD_MB,
+    audio: {
+      maxMinutes: e.MAX_AUDIO_MINUTES,
+      workers: e.AUDIO_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+      queue: e.AUDIO_QUEUE,
+      jobSeconds: e.AUDIO_JOB_SECONDS,
+    },
     soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
     votesPerMinute: e.VOTES_PER_MINUTE,
+    suggestionsPerMinute: e.SUGGESTIONS_PER_MINUTE,
     voteMinAccountDays: e.VOTE_MIN_ACCOUNT_DAYS,
     voteMinRecord: e.VOTE_MIN_RECORD,
     contestedOpenHours: e.CONTESTED_OPEN_HOURS,
@@ -186,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authLimitScale: e.AUTH_LIMIT_SCALE,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     exportRateLimit: e.EXPORT_RATE_LIMIT,
+    eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
     s3: s3Config(e, env),
   };
 }

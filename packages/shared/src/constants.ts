@@ -59,5 +59,10 @@ export const DAILY_CAPS = {
   votes: [20, 50, 150, 400],
   reports: [5, 10, 25, 50],
   uploads: [3, 10, 25, 50],
+  /** Edit suggestions, as reports (issue 24: one member sent 480 in 9 s and buried the admins' queue). */
+  suggestions: [5, 10, 25, 50],
 } as const satisfies Record<string, readonly [number, number, number, number]>;
 export type DailyCapKind = keyof typeof DAILY_CAPS;
+
+/** Edit suggestions one member may send per minute, whatever their daily cap: a wall for scripts. */
+export const SUGGESTIONS_PER_MINUTE = 5;

@@ -26,6 +26,9 @@ export const MESSAGES = {
   passwordUpdated: "Password updated successfully",
   profileUpdated: "Profile updated successfully",
   usernameTaken: "That username is already taken",
+  usernameIsArtist: "That name belongs to an artist on Unheard. Please choose another username.",
+  artistRenameByAdmin:
+    "Your username is the artist name credited on songs, so it cannot be changed here. Ask an admin to rename your artist profile.",
   loginToViewProfile: "Please log in to view your profile",
   // Songs
   songNotFound: "Song not found",
@@ -40,6 +43,13 @@ export const MESSAGES = {
   audioUndecodable: "We could not read that audio file. Please upload a valid, playable audio file.",
   audioTruncated: "That audio file is incomplete: it ends before its own header says. Please upload the whole file.",
   audioSilent: "That audio file is silent. Please upload the song itself.",
+  // Issue 24: a file that decodes to far more sound than its size can hold (a decompression bomb), one the
+  // server gave up reading, a busy server, and a match against a song the uploader may not see.
+  audioImplausible:
+    "That file does not look like a real recording: it would play far longer than its size allows. Please upload the song itself.",
+  audioTooCostly: "Reading that audio file took too long, so it was refused. Please upload it as MP3, FLAC or WAV.",
+  audioBusy: "The server is busy reading other uploads. Please try again in a minute.",
+  duplicateAudioHidden: "This audio matches a song already on Unheard, so it cannot be uploaded again.",
   invalidGenre: "Please choose a genre",
   invalidReleaseDate: "Please enter a valid release date",
   invalidSoundcloudUrl: "Only soundcloud.com and on.soundcloud.com links can be embedded",
@@ -73,6 +83,8 @@ export const MESSAGES = {
   versionOfVersion: "That song is itself a version of another song. Link to the original instead.",
   versionHasVersions: "This song has versions of its own, so it cannot become a version of another song",
   versionTargetNotFound: "The song to link to was not found",
+  versionTargetNotYours:
+    "You can only link your song as a version of a song you uploaded. Ask an admin to link it to someone else's song.",
   versionLinked: "Linked as a version",
   versionUnlinked: "No longer linked as a version",
   // Voting
@@ -96,6 +108,8 @@ export const MESSAGES = {
   // Open data: the public API and the exports, limited per client address
   tooManyApiRequests: "Too many requests to the public API from your address. Please wait a minute and try again.",
   tooManyExports: "Too many export downloads from your address. Please wait a minute and try again.",
+  tooManyStreams:
+    "Too many live update connections are open from your address or account. Close some tabs and try again.",
   // Reports
   loginToReport: "You must be logged in to report songs",
   reportReasonRequired: "Please select a reason for reporting",
@@ -124,6 +138,8 @@ export const MESSAGES = {
   suggestionRejectFailed: "Failed to reject edit suggestion",
   suggestionStale: "This song was edited after the suggestion was made. Review the current values before approving.",
   suggestionAlreadyReviewed: "This edit suggestion has already been reviewed",
+  suggestionAlreadyOpen: "You already have an edit suggestion waiting for review on this song",
+  tooManySuggestions: "You are suggesting edits too fast. Please wait a minute and try again.",
   noPendingEdits: "No pending edits to review",
   // Waitlist
   waitlistJoined: "You've been added to the waitlist!",
@@ -180,8 +196,14 @@ export const MESSAGES = {
   signInRequired: "Please sign in to continue",
   adminOnly: "Admin access only.",
   superAdminOnly: "Super admin access only.",
+  // Admin permissions (spec §3 Admin): an admin without the one a route needs.
+  noPermissionReports: "You do not have permission to manage reports.",
+  noPermissionEditSongs: "You do not have permission to edit other people's songs or review edit suggestions.",
+  noPermissionArtists: "You do not have permission to verify, merge or link artist profiles.",
+  noPermissionAdmins: "You do not have permission to change roles.",
   notFound: "Not found",
   badRequest: "Invalid request",
+  invalidCursor: "This page link is not valid (it may be from an older version). Start again from the first page.",
   payloadTooLarge: "Request body is too large",
   unsupportedMediaType: "Unsupported content type",
   internal: "Something went wrong. Please try again.",
@@ -196,6 +218,10 @@ export type MessageKey = keyof typeof MESSAGES;
 
 /** 'Found N potential matches' (spec §8). */
 export const foundMatchesMessage = (n: number) => `Found ${n} potential match${n === 1 ? "" : "es"}`;
+
+/** Upload refused because the audio is longer than the server accepts (MAX_AUDIO_MINUTES). */
+export const audioTooLongMessage = (minutes: number) =>
+  `That audio is longer than ${minutes} minutes. Please upload a song or mix of at most ${minutes} minutes.`;
 
 /** Upload refused because the audio is already in the catalogue; `transform` says how it differs (e.g. "sped up 8%"). */
 export const duplicateAudioMessage = (title: string, artists: string, transform?: string) =>
@@ -216,9 +242,9 @@ export const contestedNote = (date: string) =>
   `Contested: this song can be verified from ${date}, once it has been open for discussion long enough`;
 
 /** A daily cap reached (decision 015): what, how many, and when the oldest of them leaves the 24-hour window. */
-export const dailyCapMessage = (kind: "votes" | "reports" | "uploads", cap: number, again: string) => {
-  const noun = { votes: "votes", reports: "reports", uploads: "uploads" }[kind];
-  const verb = { votes: "vote", reports: "report", uploads: "upload" }[kind];
+export const dailyCapMessage = (kind: "votes" | "reports" | "uploads" | "suggestions", cap: number, again: string) => {
+  const noun = { votes: "votes", reports: "reports", uploads: "uploads", suggestions: "edit suggestions" }[kind];
+  const verb = { votes: "vote", reports: "report", uploads: "upload", suggestions: "suggest edits" }[kind];
   return `You have reached your limit of ${cap} ${noun} a day. You can ${verb} again ${again}.`;
 };
 

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createResampler, FINGERPRINT_SAMPLE_RATE } from "@unheard/fingerprint";
-import { MESSAGES } from "@unheard/shared";
+import { audioTooLongMessage, MESSAGES } from "@unheard/shared";
 import { decodeChunked } from "audio-decode";
 import audioType from "audio-type";
 import { AudioDecodeError } from "./audio-errors.js";
@@ -51,6 +51,26 @@ const SILENT_PEAK = 1e-4;
 /** Mono kept for matching, at the analysis rate: the first 20 minutes (26 MB at 5,512 Hz), whatever the file's length. */
 export const MAX_SAMPLE_SECONDS = 20 * 60;
 
+/** The longest audio accepted unless told (MAX_AUDIO_MINUTES): a 90-minute mix fits (decision 013). */
+export const DEFAULT_MAX_AUDIO_MINUTES = 120;
+
+/**
+ * Issue 24: the fewest encoded bytes per second of sound any real file has (2 kbps; the lowest bitrates real
+ * encoders use, 6 kbps Opus or 8 kbps MP3, are 3-4 times this). A file that decodes to longer than its size over
+ * this is a decompression bomb (a 39 KB FLAC of CONSTANT subframes decodes to 68 minutes: 10 bytes per second).
+ */
+export const MIN_BYTES_PER_SECOND = 250;
+
+/** Below this much sound, a file's bytes per second say nothing (tiny clips carry their headers). */
+const PLAUSIBLE_GRACE_SECONDS = 30;
+
+/**
+ * The WASM decoders return what one input piece decodes to in one array: pieces are sized so that stays under
+ * this many frames (about 23 s at 44.1 kHz, 4 MB a channel), within these bounds.
+ */
+const MAX_CHUNK_FRAMES = 1 << 20;
+const PIECE_BYTES = { min: 256, first: 1024, max: 256 * 1024 };
+
 /** Decoder delay (529) plus LAME's encoder delay (576): the lead-in an MP3 without a LAME tag decodes with. */
 const MP3_UNTAGGED_DELAY = 529 + 576;
 
@@ -68,6 +88,8 @@ export type DecodeOptions = {
   keepSeconds?: number;
   /** Every stretch of mono at `monoRate`, in order, for consumers that stream the whole file (indexing). */
   onMono?: (samples: Float32Array) => void;
+  /** The longest audio accepted, in seconds (default DEFAULT_MAX_AUDIO_MINUTES); the decode stops past it. */
+  maxSeconds?: number;
 };
 
 /** The mean of the channels over samples [from, from + n). */
@@ -84,15 +106,42 @@ function mixdown(data: Float32Array[], from: number, n: number): Float32Array {
   return mono;
 }
 
-/** The file's decoded chunks, by our WAV reader or the WASM decoders. */
-function decodeChunks(file: string, format: AudioFormat): AsyncIterable<PcmChunk> {
+/** How big the next input piece may be: learnt from how many frames each piece decoded to (most per byte so far). */
+type PieceSizer = { next: number; framesPerByte: number; last: number };
+
+/** The file in pieces of the sizer's current size, each remembered as the last fed. */
+async function* pieces(source: AsyncIterable<Buffer>, sizer: PieceSizer): AsyncGenerator<Buffer> {
+  for await (const buf of source) {
+    for (let at = 0; at < buf.length; ) {
+      const piece = buf.subarray(at, at + sizer.next);
+      at += piece.length;
+      sizer.last = piece.length;
+      yield piece;
+    }
+  }
+}
+
+/** After a piece decoded to `frames`: the next piece's size, so its decoded chunk stays under MAX_CHUNK_FRAMES. */
+function learn(sizer: PieceSizer, frames: number): void {
+  sizer.framesPerByte = Math.max(sizer.framesPerByte, frames / Math.max(1, sizer.last));
+  const fits = sizer.framesPerByte > 0 ? Math.floor(MAX_CHUNK_FRAMES / sizer.framesPerByte) : sizer.next * 2;
+  sizer.next = Math.min(PIECE_BYTES.max, Math.max(PIECE_BYTES.min, fits));
+}
+
+/**
+ * The file's decoded chunks, by our WAV reader or the WASM decoders. A WASM decoder answers one input piece with
+ * all it decodes to, so a bomb read in one 256 KB piece would come back as one array of gigabytes: it is fed small
+ * pieces first, then pieces as large as keep each answer under MAX_CHUNK_FRAMES (issue 24).
+ */
+function decodeChunks(file: string, format: AudioFormat, sizer: PieceSizer): AsyncIterable<PcmChunk> {
   const source = createReadStream(file, { highWaterMark: 256 * 1024 });
-  return format.decoder === "wav" ? decodeWav(source) : decodeChunked(source, format.decoder);
+  return format.decoder === "wav" ? decodeWav(source) : decodeChunked(pieces(source, sizer), format.decoder);
 }
 
 /**
  * Decode a file chunk by chunk and measure it, holding at most one chunk of PCM plus the kept mono (decision 013).
- * Throws AudioDecodeError when the file is not decodable audio, ends before its headers say, or is silent.
+ * Throws AudioDecodeError when the file is not decodable audio, ends before its headers say, or is silent; and
+ * stops as soon as the sound decoded passes `maxSeconds` or what the file's size can plausibly hold (issue 24).
  */
 export async function decodeAudioFile(
   file: string,
@@ -103,6 +152,12 @@ export async function decodeAudioFile(
   if (size === 0) throw new AudioDecodeError("undecodable");
   const declared = await declaredLength(file, format.decoder, size);
   if (!declared.complete) throw new AudioDecodeError("truncated");
+  const maxSeconds = opts.maxSeconds ?? DEFAULT_MAX_AUDIO_MINUTES * 60;
+  // Headers promising more than is accepted: refused before any decoding (a shorter decode would be "truncated").
+  if (declared.seconds !== null && declared.seconds > maxSeconds + 1)
+    throw new AudioDecodeError("too_long", maxSeconds);
+  const plausibleSeconds = Math.max(PLAUSIBLE_GRACE_SECONDS, size / MIN_BYTES_PER_SECOND);
+  const sizer: PieceSizer = { next: PIECE_BYTES.first, framesPerByte: 0, last: 0 };
   const monoRate = opts.monoRate ?? FINGERPRINT_SAMPLE_RATE;
   let sampleRate = 0;
   let channels = 0;
@@ -126,14 +181,19 @@ export async function decodeAudioFile(
     opts.onMono?.(x);
   };
   try {
-    for await (const chunk of decodeChunks(file, format)) {
+    for await (const chunk of decodeChunks(file, format, sizer)) {
       const data = chunk.channelData;
       const first = data[0];
       if (!first || first.length === 0) continue;
+      learn(sizer, first.length);
       if (!sampleRate) {
         sampleRate = chunk.sampleRate;
         resampler = createResampler(sampleRate, monoRate);
       }
+      // Judged before the chunk is mixed, measured or resampled: past either ceiling, nothing more is decoded.
+      const seconds = (frames + first.length) / sampleRate;
+      if (seconds > maxSeconds + 1) throw new AudioDecodeError("too_long", maxSeconds);
+      if (seconds > plausibleSeconds) throw new AudioDecodeError("implausible");
       channels = Math.max(channels, data.length);
       const from = Math.min(skip, first.length);
       skip -= from;
@@ -186,7 +246,21 @@ export async function decodeAudioFile(
 
 /** The user's message for a failed decode (any other error reads as undecodable). */
 export function audioErrorMessage(err: unknown): string {
-  if (err instanceof AudioDecodeError && err.reason === "truncated") return MESSAGES.audioTruncated;
-  if (err instanceof AudioDecodeError && err.reason === "silent") return MESSAGES.audioSilent;
-  return MESSAGES.audioUndecodable;
+  if (!(err instanceof AudioDecodeError)) return MESSAGES.audioUndecodable;
+  switch (err.reason) {
+    case "truncated":
+      return MESSAGES.audioTruncated;
+    case "silent":
+      return MESSAGES.audioSilent;
+    case "too_long": {
+      const minutes = (err.maxSeconds ?? DEFAULT_MAX_AUDIO_MINUTES * 60) / 60;
+      return audioTooLongMessage(Number.isInteger(minutes) ? minutes : Number(minutes.toFixed(1)));
+    }
+    case "implausible":
+      return MESSAGES.audioImplausible;
+    case "too_costly":
+      return MESSAGES.audioTooCostly;
+    default:
+      return MESSAGES.audioUndecodable;
+  }
 }

@@ -7,11 +7,15 @@ import { createStreamingFingerprinter, type FingerprintConfig, type Hashes } fro
 import { hashString } from "@unheard/shared";
 import { type AudioAnalysis, type AudioFormat, decodeAudioFile } from "../../lib/audio.js";
 
-/** Decode a file once: its measurements and its hashes (fingerprinted a segment at a time, decision 013). */
+/**
+ * Decode a file once: its measurements and its hashes (fingerprinted a segment at a time, decision 013); the
+ * decode stops past `maxSeconds` (default: the decoder's) or when the file is a decompression bomb (issue 24).
+ */
 export async function fingerprintAudioFile(
   file: string,
   format: AudioFormat,
   preset: FingerprintConfig,
+  opts: { maxSeconds?: number } = {},
 ): Promise<{ analysis: AudioAnalysis; hashes: Hashes }> {
   const stream = createStreamingFingerprinter(preset);
   const {
@@ -22,6 +26,7 @@ export async function fingerprintAudioFile(
     monoRate: preset.sampleRate,
     keepSeconds: 0,
     onMono: (x) => stream.push(x),
+    ...(opts.maxSeconds === undefined ? {} : { maxSeconds: opts.maxSeconds }),
   });
   return { analysis, hashes: stream.finish() };
 }

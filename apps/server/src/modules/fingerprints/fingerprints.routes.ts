@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http.js";
-import { audioErrorMessage, decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import { audioErrorMessage, type DecodedAudio, decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import type { AudioPool } from "../../lib/audio-pool.js";
 import { newId } from "../../lib/ids.js";
 import type { JobQueue } from "../../lib/jobs.js";
 import { idParams, routeOptions } from "../../lib/route-schemas.js";
@@ -56,9 +57,11 @@ export function fingerprintsRoutes(
     viewers: ViewerResolver;
     jobs: JobQueue;
     config: Config;
+    /** Decode a clip: the audio pool's threads (issue 24); unset, on this thread. */
+    decode?: AudioPool["decode"];
   },
 ) {
-  const { fingerprints, songs, viewers, jobs, config } = deps;
+  const { fingerprints, songs, viewers, jobs, config, decode } = deps;
 
   /** Attach song titles and artists to a recognition, dropping songs deleted since they were indexed. */
   async function present(
@@ -101,35 +104,43 @@ export function fingerprintsRoutes(
   }
 
   // The page streams the microphone: each call carries the whole recording so far as 16-bit mono PCM, so the
-  // server keeps no per-recording state and any instance can answer.
-  app.addContentTypeParser(
-    "application/octet-stream",
-    { parseAs: "buffer", bodyLimit: 4 * 1024 * 1024 },
-    (_req, body, done) => {
-      done(null, body);
-    },
-  );
+  // server keeps no per-recording state and any instance can answer. The raw-body parser (4 MB) lives in this
+  // route's own plugin context: every other route still refuses application/octet-stream with 415 (issue 24).
+  app.register(async (scoped) => {
+    scoped.addContentTypeParser(
+      "application/octet-stream",
+      { parseAs: "buffer", bodyLimit: 4 * 1024 * 1024 },
+      (_req, body, done) => {
+        done(null, body);
+      },
+    );
+    recognitionPcmRoute(scoped as unknown as App);
+  });
 
-  app.post(
-    "/api/recognition/pcm",
-    options(recognitionSchema, { querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }) }),
-    async (req, reply) => {
-      const viewer = await viewers.superAdmin(req);
-      const body = req.body;
-      if (!Buffer.isBuffer(body) || body.length < 2) throw new AppError("bad_request", MESSAGES.processAudioFailed);
-      const n = Math.floor(body.length / 2);
-      if (n > MAX_CLIP_SECONDS * req.query.sampleRate)
-        throw new AppError("payload_too_large", `Recordings are limited to ${MAX_CLIP_SECONDS} s`);
-      const samples = new Float32Array(n);
-      for (let i = 0; i < n; i++) samples[i] = body.readInt16LE(i * 2) / 32768;
-      return present(
-        await fingerprints.recognize(samples, req.query.sampleRate),
-        n / req.query.sampleRate,
-        viewer,
-        reply,
-      );
-    },
-  );
+  function recognitionPcmRoute(app: App) {
+    app.post(
+      "/api/recognition/pcm",
+      options(recognitionSchema, {
+        querystring: z.object({ sampleRate: z.coerce.number().int().min(4000).max(48000) }),
+      }),
+      async (req, reply) => {
+        const viewer = await viewers.superAdmin(req);
+        const body = req.body;
+        if (!Buffer.isBuffer(body) || body.length < 2) throw new AppError("bad_request", MESSAGES.processAudioFailed);
+        const n = Math.floor(body.length / 2);
+        if (n > MAX_CLIP_SECONDS * req.query.sampleRate)
+          throw new AppError("payload_too_large", `Recordings are limited to ${MAX_CLIP_SECONDS} s`);
+        const samples = new Float32Array(n);
+        for (let i = 0; i < n; i++) samples[i] = body.readInt16LE(i * 2) / 32768;
+        return present(
+          await fingerprints.recognize(samples, req.query.sampleRate),
+          n / req.query.sampleRate,
+          viewer,
+          reply,
+        );
+      },
+    );
+  }
 
   app.post(
     "/api/recognition/file",
@@ -151,11 +162,14 @@ export function fingerprintsRoutes(
         await fh.close();
         const format = sniffAudio(head.subarray(0, bytesRead));
         if (!format) throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported);
-        let decoded: Awaited<ReturnType<typeof decodeAudioFile>>;
+        let decoded: DecodedAudio;
         try {
-          // A long file is matched on its first minute: enough to recognise, bounded in cost.
-          decoded = await decodeAudioFile(tmp, format, { keepSeconds: 60 });
+          // A long file is matched on its first minute: enough to recognise, bounded in cost. Decoded on the
+          // audio pool's threads, within its budgets (issue 24).
+          decoded = await (decode ?? decodeAudioFile)(tmp, format, { keepSeconds: 60 });
         } catch (err) {
+          // A busy audio pool (503) is not the file's fault.
+          if (err instanceof AppError) throw err;
           throw new AppError("bad_request", audioErrorMessage(err));
         }
         return present(

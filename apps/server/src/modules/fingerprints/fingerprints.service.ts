@@ -20,6 +20,7 @@ import { MESSAGES } from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { sniffAudio } from "../../lib/audio.js";
+import type { AudioPool } from "../../lib/audio-pool.js";
 import type { JobQueue } from "../../lib/jobs.js";
 import type { AudioStorage } from "../../lib/storage.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -73,6 +74,8 @@ export function createFingerprintsService(deps: {
   warpSearch?: WarpSearch | null;
   /** Where hashes computed ahead of time are kept by content (the demo catalogue's renders). */
   hashCacheDir?: string;
+  /** Decode and fingerprint a stored file: the audio pool's threads (issue 24); unset, on this thread. */
+  pool?: Pick<AudioPool, "fingerprint">;
 }) {
   const { database, repo, storage, jobs } = deps;
   const preset = deps.preset ?? DEFAULT_PRESET;
@@ -169,7 +172,8 @@ export function createFingerprintsService(deps: {
       await fh.close();
       const format = sniffAudio(head.subarray(0, bytesRead));
       if (!format) throw new Error("stored audio is not a recognised format");
-      return (await fingerprintAudioFile(local.path, format, preset)).hashes;
+      const fingerprint = deps.pool?.fingerprint ?? fingerprintAudioFile;
+      return (await fingerprint(local.path, format, preset)).hashes;
     } finally {
       await local.release();
     }

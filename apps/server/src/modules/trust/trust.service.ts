@@ -10,7 +10,7 @@ import {
   type TrustLevel,
   VOTE_NOTES,
 } from "@unheard/shared";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
@@ -111,11 +111,18 @@ export function createTrustService(deps: { database: Database; rules: TrustRules
     },
 
     /**
-     * Refuse one more vote, report or upload past the member's daily cap (429 with when they can again).
+     * Refuse one more vote, report, upload or edit suggestion past the member's daily cap (429 with when they can
+     * again).
      * `record` is the member's trust if the caller has it already. Admins have no caps.
+     *
+     * Holds under concurrency (issue 24) when called inside the transaction that then inserts the row: on SQLite
+     * that transaction is BEGIN IMMEDIATE (writers run one at a time); on PostgreSQL this takes a per-member,
+     * per-kind advisory lock until it ends, so a parallel request counts only after this one has committed.
      */
     async assertUnderCap(db: Db, viewer: Viewer, kind: DailyCapKind, record?: TrustRecord): Promise<void> {
       if (!rules.dailyCaps || viewer.isAdmin) return;
+      if (database.dialect === "postgres" && db.isTransaction)
+        await sql`select pg_advisory_xact_lock(hashtext(${`cap:${kind}:${viewer.id}`}))`.execute(db);
       const t = record ?? (await trustOf(db, viewer.id, rules));
       if (t.admin) return;
       const cap = DAILY_CAPS[kind][t.level];

@@ -1,0 +1,56 @@
+// One thread of the audio pool (lib/audio-pool.ts): decodes, measures and fingerprints one file at a time, off the
+// server's event loop, and answers with the result (its arrays moved, not copied) or the reason it was refused.
+import { parentPort } from "node:worker_threads";
+import type { FingerprintConfig } from "@unheard/fingerprint";
+import { fingerprintAudioFile } from "../modules/fingerprints/fingerprint-file.js";
+import { type AudioFormat, decodeAudioFile } from "./audio.js";
+import { AudioDecodeError, type AudioDecodeFailure } from "./audio-errors.js";
+
+/** Work for a thread: decode and measure (keeping `keepSeconds` of mono), or decode and fingerprint everything. */
+export type AudioTask =
+  | { kind: "decode"; file: string; format: AudioFormat; maxSeconds: number; keepSeconds?: number }
+  | { kind: "fingerprint"; file: string; format: AudioFormat; maxSeconds: number; preset: FingerprintConfig };
+
+/** A task as sent to the thread. */
+export type AudioTaskMessage = { id: number; task: AudioTask };
+
+/** The thread's answer: the value, or why the file was refused (`reason`) or what went wrong (`message`). */
+export type AudioTaskReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; reason?: AudioDecodeFailure; maxSeconds?: number; message: string };
+
+/** Run one task here; its typed arrays are listed to be moved to the caller. */
+async function run(task: AudioTask): Promise<{ value: unknown; transfer: ArrayBuffer[] }> {
+  if (task.kind === "decode") {
+    const opts = task.keepSeconds === undefined ? {} : { keepSeconds: task.keepSeconds };
+    const decoded = await decodeAudioFile(task.file, task.format, { ...opts, maxSeconds: task.maxSeconds });
+    return { value: decoded, transfer: [decoded.mono.buffer as ArrayBuffer] };
+  }
+  const result = await fingerprintAudioFile(task.file, task.format, task.preset, { maxSeconds: task.maxSeconds });
+  const buffers = new Set([result.hashes.hashes.buffer, result.hashes.offsets.buffer] as ArrayBuffer[]);
+  return { value: result, transfer: [...buffers] };
+}
+
+const port = parentPort;
+if (port) {
+  port.on("message", async ({ id, task }: AudioTaskMessage) => {
+    try {
+      const { value, transfer } = await run(task);
+      port.postMessage({ id, ok: true, value } satisfies AudioTaskReply, transfer);
+    } catch (err) {
+      const reply: AudioTaskReply =
+        err instanceof AudioDecodeError
+          ? {
+              id,
+              ok: false,
+              reason: err.reason,
+              ...(err.maxSeconds === undefined ? {} : { maxSeconds: err.maxSeconds }),
+              message: err.message,
+            }
+          : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+      port.postMessage(reply);
+    }
+  });
+  // Loaded: the pool sends work (and starts its clock) from now on.
+  port.postMessage({ ready: true });
+}

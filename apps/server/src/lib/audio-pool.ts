@@ -1,0 +1,203 @@
+// Audio work off the event loop, within budgets (issue 24): decoding, measuring and fingerprinting run on a few
+// worker threads. Uploads and recognitions wait in a bounded queue (past it: 503 with Retry-After); the index job's
+// work waits without bound behind them (its job runner is one job at a time already). Each job has a time bound
+// and each thread a heap bound: a job past either has its thread stopped and replaced, and the file is refused.
+import { Worker } from "node:worker_threads";
+import type { FingerprintConfig, Hashes } from "@unheard/fingerprint";
+import { MESSAGES } from "@unheard/shared";
+import { AppError } from "../errors.js";
+import type { AudioAnalysis, AudioFormat, DecodedAudio } from "./audio.js";
+import { AudioDecodeError } from "./audio-errors.js";
+import type { AudioTask, AudioTaskMessage, AudioTaskReply } from "./audio-pool-worker.js";
+
+/** Settings of a pool (config.audio). */
+export type AudioPoolOptions = {
+  /** Worker threads. */
+  workers: number;
+  /** Interactive jobs (uploads, recognitions) that may wait for a thread; more are refused with 503. */
+  queue: number;
+  /** The longest one job may run. */
+  jobMs: number;
+  /** The longest audio accepted, in seconds. */
+  maxSeconds: number;
+  /** Each thread's V8 heap (old generation), in MB. */
+  heapMb?: number;
+  /** Told when a thread is stopped or fails. */
+  log?: { warn(obj: object, msg: string): void };
+};
+
+/** The audio pool's jobs. */
+export type AudioPool = {
+  /** Decode and measure a file, keeping the first `keepSeconds` of mono (upload, recognition). */
+  decode(file: string, format: AudioFormat, opts?: { keepSeconds?: number }): Promise<DecodedAudio>;
+  /** Decode and fingerprint a whole file (the index job: waits without bound, never refused as busy). */
+  fingerprint(
+    file: string,
+    format: AudioFormat,
+    preset: FingerprintConfig,
+  ): Promise<{ analysis: AudioAnalysis; hashes: Hashes }>;
+  /** Jobs running and waiting now. */
+  load(): { running: number; waiting: number };
+  /** Refuse new jobs, fail the waiting ones and stop every thread. */
+  close(): Promise<void>;
+};
+
+/** A thread's heap unless told: the kept mono and chunks are array buffers outside it; this bounds the rest. */
+const DEFAULT_HEAP_MB = 256;
+/** Seconds a client refused as busy is told to wait. */
+const BUSY_RETRY_SECONDS = 30;
+
+/**
+ * The worker script next to this module: the built file in dist (scripts/build-server.mjs names it), or in
+ * development and tests the TypeScript through tsx's API, as src/seed/demo-audio.ts does.
+ */
+function workerEntry(): URL {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) return new URL("./audio-pool-worker.js", here);
+  const target = JSON.stringify(new URL("./audio-pool-worker.ts", here).href);
+  const boot = `import { tsImport } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; await tsImport(${target}, ${target});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+}
+
+type Job = {
+  task: AudioTask;
+  background: boolean;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+};
+
+/** A thread: `ready` once its modules are loaded (a job's time bound starts when it gets the job, not before). */
+type Slot = {
+  worker: Worker;
+  job: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
+  ready: boolean;
+  dead: boolean;
+};
+
+/** Start a pool; threads start on first use and are replaced when stopped. */
+export function createAudioPool(opts: AudioPoolOptions): AudioPool {
+  const slots: Slot[] = [];
+  const waiting: Job[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const settle = (slot: Slot, outcome: { value: unknown } | { error: Error }) => {
+    const job = slot.job;
+    if (!job) return;
+    slot.job = undefined;
+    clearTimeout(job.timer);
+    // An idle thread must not keep the process alive.
+    if (!slot.dead) slot.worker.unref();
+    if ("error" in outcome) job.reject(outcome.error);
+    else job.resolve(outcome.value);
+  };
+
+  /** Stop a thread (timed out, out of memory, crashed); its job fails with `error`; another thread takes over. */
+  const retire = (slot: Slot, error: Error) => {
+    if (slot.dead) return;
+    slot.dead = true;
+    slots.splice(slots.indexOf(slot), 1);
+    settle(slot, { error });
+    void slot.worker.terminate().catch(() => {});
+    // A thread that could not even start would fail again: the work waiting fails now instead of looping.
+    if (!slot.ready) for (const job of waiting.splice(0)) job.reject(error);
+    dispatch();
+  };
+
+  const spawn = (): Slot => {
+    const worker = new Worker(workerEntry(), {
+      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? DEFAULT_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+    });
+    const slot: Slot = { worker, job: undefined, ready: false, dead: false };
+    worker.on("message", (reply: AudioTaskReply | { ready: true }) => {
+      if ("ready" in reply) {
+        slot.ready = true;
+        dispatch();
+        return;
+      }
+      if (!slot.job || slot.job.id !== reply.id) return;
+      if (reply.ok) settle(slot, { value: reply.value });
+      else
+        settle(slot, {
+          error: reply.reason ? new AudioDecodeError(reply.reason, reply.maxSeconds) : new Error(reply.message),
+        });
+      dispatch();
+    });
+    worker.on("error", (err: Error & { code?: string }) => {
+      opts.log?.warn({ err }, "audio worker failed");
+      // Out of heap: the file needs more than a thread may use.
+      retire(slot, err.code === "ERR_WORKER_OUT_OF_MEMORY" ? new AudioDecodeError("too_costly") : err);
+    });
+    worker.on("exit", () => retire(slot, new Error("audio worker exited")));
+    worker.unref();
+    slots.push(slot);
+    return slot;
+  };
+
+  /** Start waiting jobs on idle threads, interactive ones first. */
+  function dispatch(): void {
+    if (closed) return;
+    // Threads for the work waiting, up to the pool's size (a thread that is still starting counts as free).
+    while (slots.length < opts.workers && slots.filter((s) => !s.job).length < waiting.length) spawn();
+    while (waiting.length > 0) {
+      const slot = slots.find((s) => s.ready && !s.job && !s.dead);
+      if (!slot) return;
+      const at = waiting.findIndex((j) => !j.background);
+      const [job] = waiting.splice(at >= 0 ? at : 0, 1);
+      if (!job) return;
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        opts.log?.warn({ kind: job.task.kind, ms: opts.jobMs }, "audio job took too long: its worker is stopped");
+        retire(slot, new AudioDecodeError("too_costly"));
+      }, opts.jobMs);
+      timer.unref();
+      slot.job = { ...job, id, timer };
+      slot.worker.ref();
+      slot.worker.postMessage({ id, task: job.task } satisfies AudioTaskMessage);
+    }
+  }
+
+  function submit<T>(task: AudioTask, background: boolean): Promise<T> {
+    if (closed) return Promise.reject(new AppError("unavailable", MESSAGES.busy));
+    if (!background) {
+      // Interactive jobs go ahead of background ones: what is ahead of this one is what runs and what else waits
+      // of its kind. Back-pressure: past the threads plus the queue, refused at once rather than piled up.
+      const ahead = slots.filter((s) => s.job).length + waiting.filter((j) => !j.background).length;
+      if (ahead >= opts.workers + opts.queue)
+        return Promise.reject(
+          new AppError("unavailable", MESSAGES.audioBusy, { headers: { "retry-after": String(BUSY_RETRY_SECONDS) } }),
+        );
+    }
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ task, background, resolve: resolve as (v: unknown) => void, reject });
+      dispatch();
+    });
+  }
+
+  return {
+    decode: (file, format, o = {}) =>
+      submit(
+        {
+          kind: "decode",
+          file,
+          format,
+          maxSeconds: opts.maxSeconds,
+          ...(o.keepSeconds === undefined ? {} : { keepSeconds: o.keepSeconds }),
+        },
+        false,
+      ),
+    fingerprint: (file, format, preset) =>
+      submit({ kind: "fingerprint", file, format, preset, maxSeconds: opts.maxSeconds }, true),
+    load: () => ({ running: slots.filter((s) => s.job).length, waiting: waiting.length }),
+    async close() {
+      closed = true;
+      for (const job of waiting.splice(0)) job.reject(new AppError("unavailable", MESSAGES.busy));
+      await Promise.all(
+        [...slots].map((slot) => {
+          retire(slot, new AppError("unavailable", MESSAGES.busy));
+          return slot.worker.terminate().catch(() => {});
+        }),
+      );
+    },
+  };
+}
