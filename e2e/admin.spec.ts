@@ -100,7 +100,8 @@ test.describe("as a super admin", () => {
 
   test("makes a user a verified contributor, then an admin, and the audit log shows who did what", async ({ page }) => {
     const member = await createMember("promote", { approve: true });
-    const username = member.email.split("@")[0] ?? "";
+    // New accounts get a neutral handle, not the e-mail's local part (issue 24).
+    const username = ((await (await member.api.get("/api/me")).json()) as { username: string }).username;
     const listener = await apiAs("listener");
     const song = await uploadSong(listener, { title: `Audit Song ${unique()}`, artists: ["Audit Artist"] });
     const superApi = await apiAs("super");

@@ -15,7 +15,7 @@ test("a profile change made elsewhere reaches the open page through the event st
   const streamOpen = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/events");
   await page.goto("/profile");
   const main = page.getByRole("main");
-  const before = email.split("@")[0] ?? "";
+  const before = ((await (await api.get("/api/me")).json()) as { username: string }).username;
   await expect(main.getByRole("heading", { name: before })).toBeVisible();
   await streamOpen;
 

@@ -15,7 +15,7 @@ test.describe("reports", () => {
     await reportSong(member.api, song.id, "wrong_artist", "  The vocals are clearly someone else.  ");
     const superAdmin = await apiAs("super");
     await reportSong(superAdmin, song.id, "duplicate");
-    const memberName = member.email.split("@")[0] ?? "";
+    const memberName = ((await (await member.api.get("/api/me")).json()) as { username: string }).username;
 
     await page.goto("/reports");
     await expect(page).toHaveTitle("Reports · Unheard");

@@ -55,7 +55,10 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
     await expect(page.getByText(`Your account ${email} is waiting for approval.`)).toBeVisible();
     const form = page.getByRole("form", { name: "Join the waitlist" });
     await expect(form.getByLabel("Email")).toHaveValue(email);
-    await expect(form.getByLabel("Name")).toHaveValue(email.split("@")[0] ?? "");
+    // Prefilled with the account's handle (a neutral one, never the e-mail's local part: issue 24).
+    const { username } = (await (await page.request.get("/api/me")).json()) as { username: string };
+    expect(username).not.toContain(email.split("@")[0] ?? "");
+    await expect(form.getByLabel("Name")).toHaveValue(username);
   });
 
   await test.step("an admin approves the entry on /admin/waitlist", async () => {

@@ -60,6 +60,8 @@ describeEachDialect("cross-site requests", (dialect) => {
   let m: User;
   beforeAll(async () => {
     m = await member(ctx, "csrf@example.com");
+    // New accounts get a neutral handle (issue 24): name this one, so a refused rename shows.
+    expect((await patchMe(ctx, m.cookie, { username: "csrf" })).statusCode).toBe(200);
   });
 
   const rename = (username: string, headers: Record<string, string>) =>

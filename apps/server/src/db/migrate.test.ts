@@ -4,6 +4,7 @@ import { newId } from "../lib/ids.js";
 import { nowIso } from "../lib/time.js";
 import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { migrateToLatest } from "./migrate.js";
+import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
 import type { DB } from "./schema.js";
 
 const TABLES = [
@@ -188,5 +189,56 @@ describeEachDialect("migrations", (dialect) => {
             where c.relname = 'fingerprint_hash_idx' order by array_position(i.indkey::int2[], a.attnum)`;
     const columns = (await columnsQuery.execute(database.db)).rows.map((r) => r.name);
     expect(columns).toEqual(["hash", "song_id", "offset"]);
+  });
+
+  it("folds stored name keys: a look-alike username moves aside, titles fold (migration 0012)", async () => {
+    const { db } = database;
+    const now = nowIso();
+    const user = (id: string, username: string, key: string, created: string) => ({
+      id,
+      name: username,
+      email: `${id}@example.com`,
+      created_at: created,
+      updated_at: created,
+      username,
+      username_key: key,
+    });
+    const [real, fake, cyr] = [newId(), newId(), newId()];
+    // Keys as the old nameKey made them: the Cyrillic а and the zero-width space were kept.
+    await db
+      .insertInto("user")
+      .values([
+        user(real, "mig0012admin", "mig0012admin", "2024-01-01T00:00:00.000Z"),
+        user(fake, "mig0012\u0430dmin", "mig0012\u0430dmin", now),
+        user(cyr, "Мир0012", "мир0012", now),
+      ])
+      .execute();
+    const song = newId();
+    await db
+      .insertInto("song")
+      .values({
+        id: song,
+        title: "Mig\u200bration Ѕong",
+        title_key: "mig\u200bration ѕong",
+        genre: "Pop",
+        release_date: null,
+        soundcloud_url: null,
+        submitted_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await m0012.up(db as Kysely<unknown>);
+    const keys = await db
+      .selectFrom("user")
+      .select(["id", "username_key"])
+      .where("id", "in", [real, fake, cyr])
+      .execute();
+    const keyOf = (id: string) => keys.find((k) => k.id === id)?.username_key;
+    expect(keyOf(real)).toBe("mig0012admin");
+    expect(keyOf(fake)).toBe(`mig0012admin#${fake}`);
+    expect(keyOf(cyr)).toBe("mиp0012");
+    const row = await db.selectFrom("song").select("title_key").where("id", "=", song).executeTakeFirstOrThrow();
+    expect(row.title_key).toBe("migration song");
   });
 });

@@ -73,7 +73,11 @@ describeEachDialect("query plans", (dialect) => {
     ["song page", (db) => createSongsRepo(db).findCard("some-song")],
     ["cards by id", (db) => createSongsRepo(db).findCards(["a", "b"])],
     ["version facts", (db) => createSongsRepo(db).versionFacts(["a", "b"], ["c"])],
-    ["versions of a song", (db) => createSongsRepo(db).versionsOf("some-song", false)],
+    [
+      "versions of a song",
+      (db) => createSongsRepo(db).versionsOf("some-song", { hidden: false, pending: false, ownerId: "some-user" }),
+    ],
+    ["pending version counts", (db) => createSongsRepo(db).pendingVersionCounts(["a", "b"])],
     ["viewer state", (db) => createSongsRepo(db).viewerState("some-user", ["a", "b"])],
     ["typo search", (db) => createSongsRepo(db).searchCandidates("midnite circut", 300)],
     [

@@ -1,11 +1,33 @@
-import type { Genre } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission, type Genre } from "@unheard/shared";
 
-/** Demo accounts; their passwords are printed at first start. */
+/**
+ * Demo accounts; their passwords are printed at first start. The admin's record grants what the demo shows an
+ * admin doing (permissions are enforced; spec §3 Admin): reports, editing songs and reviewing suggestions,
+ * linking artist profiles, handing out contributor status; not the bulk import. Super admins hold every one.
+ */
 export const DEMO_ACCOUNTS = [
-  { email: "listener@unheard.local", password: "listener123", username: "listener", role: "user" },
-  { email: "admin@unheard.local", password: "admin123", username: "admin", role: "admin" },
-  { email: "super@unheard.local", password: "super123", username: "superadmin", role: "super_admin" },
-] as const;
+  { email: "listener@unheard.local", password: "listener123", username: "listener", role: "user", permissions: [] },
+  {
+    email: "admin@unheard.local",
+    password: "admin123",
+    username: "admin",
+    role: "admin",
+    permissions: ["canManageReports", "canEditAllSongs", "canVerifyArtists", "canManageAdmins"],
+  },
+  {
+    email: "super@unheard.local",
+    password: "super123",
+    username: "superadmin",
+    role: "super_admin",
+    permissions: [...ADMIN_PERMISSIONS],
+  },
+] as const satisfies readonly {
+  email: string;
+  password: string;
+  username: string;
+  role: string;
+  permissions: readonly AdminPermission[];
+}[];
 
 /** Community members who cast the demo votes and favourites. */
 export const DEMO_FANS = ["nightowl", "basshead", "cratedigger", "leakwatch", "vinylghost", "synthkid"] as const;

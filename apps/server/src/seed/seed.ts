@@ -25,7 +25,7 @@ import { newId } from "../lib/ids.js";
 import { enqueueJob } from "../lib/jobs.js";
 import { type AudioStorage, createStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
-import { currentValues, insertSuggestion } from "../modules/edit-suggestions/edit-suggestions.repo.js";
+import { currentValues, insertSuggestionUnchecked } from "../modules/edit-suggestions/edit-suggestions.repo.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
 import { NO_AUDIO_COLUMNS } from "../modules/imports/imports.service.js";
 import { leakColumns } from "../modules/songs/leak-details.js";
@@ -316,7 +316,8 @@ async function seedPeople(
       })
     ).id;
     if (a.role !== "user") {
-      const perms = Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, a.role === "super_admin"]));
+      const granted: readonly string[] = a.permissions;
+      const perms = Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, granted.includes(p)]));
       await trx
         .insertInto("admin")
         .values({
@@ -457,7 +458,12 @@ async function seedSongs(
         );
     for (let v = 0; v < ups + downs; v++) {
       const voter = voters[v % voters.length] ?? "";
-      const at = demo ? createdAt : iso(created + r() * Math.min(now - created, verified ? 96 * HOUR : now - created));
+      // A verified song's upvotes came before it verified (only those count toward a voter's record, issue 24).
+      const span =
+        verified && verifiedAt && v < ups
+          ? Date.parse(verifiedAt) - created
+          : Math.min(now - created, verified ? 96 * HOUR : now - created);
+      const at = demo ? createdAt : iso(created + r() * span);
       votes.push({
         song_id: songId,
         user_id: voter,
@@ -640,7 +646,7 @@ async function seedModeration(
       quality: current.quality,
       notes: current.notes,
     };
-    const id = await insertSuggestion(trx, by, songId, fields, s.reason);
+    const id = await insertSuggestionUnchecked(trx, by, songId, fields, s.reason);
     const submitted = now - (1 + r() * 10) * DAY;
     await trx
       .updateTable("edit_suggestion")

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Mp3Encoder } from "@breezystack/lamejs";
-import { NOTIFICATION_KINDS } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission, NOTIFICATION_KINDS } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll } from "vitest";
 import type { DB } from "../db/schema.js";
@@ -88,7 +88,29 @@ export async function member(
     .where("email", "=", email)
     .executeTakeFirstOrThrow();
   await ctx.database.db.updateTable("user").set({ off_waitlist: true, role }).where("id", "=", row.id).execute();
+  // Admin permissions are enforced (issue 24): a test's admin holds them all unless the test says otherwise.
+  if (role === "admin") await grantAdmin(ctx, row.id, ADMIN_PERMISSIONS);
   return { cookie, id: row.id, ...origin };
+}
+
+/** Set the admin record of `userId` to grant exactly `permissions` (spec §3 Admin). */
+export async function grantAdmin(
+  ctx: TestContext,
+  userId: string,
+  permissions: readonly AdminPermission[],
+): Promise<void> {
+  const granted = JSON.stringify(Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, permissions.includes(p)])));
+  await ctx.database.db
+    .insertInto("admin")
+    .values({
+      user_id: userId,
+      permissions: granted,
+      added_by: null,
+      added_at: new Date().toISOString(),
+      last_active: null,
+    })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ permissions: granted }))
+    .execute();
 }
 
 /** Mark songs verified directly (the voting issue adds the real path). */

@@ -14,7 +14,9 @@
  *   the pending list and every contribution (upload, vote, report, suggest, edit) wait for approval.
  * - user: role `user`, let in from the waitlist.
  * - verified_contributor: role `verified_contributor` (edits others' songs as suggestions for review).
- * - admin: role `admin` (reports, suggestions, waitlist, users, hiding, direct verify).
+ * - admin: role `admin` holding every admin permission of spec §3 (reports, suggestions, waitlist, users, hiding,
+ *   direct verify, edits, linking artists, contributor status, imports). A row that names a `permission` is also
+ *   run by an admin holding every permission but that one, who must get 403 and change nothing (issue 24).
  * - super_admin: role `super_admin` (also delete, verify all, merge/verify artists, recognition, audit log).
  * - owner: a plain `user` who uploaded the song the route acts on; on artist routes it is the account whose
  *   artist page it is; elsewhere it is just another user.
@@ -26,6 +28,7 @@
  * sends it; 404: the song is hidden from everyone but admins; 503: allowed, then the SoundCloud search says it is
  * not configured (no client id in tests).
  */
+import type { AdminPermission } from "@unheard/shared";
 import { multipart, wavFile } from "./fixtures.js";
 
 /** The matrix's columns, in the order `expect` lists them. */
@@ -65,7 +68,7 @@ export type MatrixRequest = {
 /** What rows build their calls from: the suite's shared objects and makers of fresh ones. */
 export type MatrixFixtures = {
   /** The shared objects: a visible and a hidden song of the owner's, their placeholder artist. */
-  ids: { song: string; hiddenSong: string; artist: string; owner: string };
+  ids: { song: string; pendingSong: string; hiddenSong: string; artist: string; owner: string };
   /** The user id of a signed-in role (undefined for the visitor). */
   userId(role: MatrixRole): string | undefined;
   /** The e-mail a role signs in with (the visitor: a spare account's). */
@@ -102,6 +105,8 @@ export type MatrixCase = {
   /** Tells apart rows of one route. */
   label?: string;
   expect: Statuses;
+  /** The admin permission (spec §3) the admin column needs: without it an admin gets 403. */
+  permission?: AdminPermission;
   request(fx: MatrixFixtures, role: MatrixRole): MatrixRequest | Promise<MatrixRequest>;
 };
 
@@ -121,10 +126,14 @@ const SIGNED_IN: Statuses = [401, 200, 200, 200, 200, 200, 200];
 const MEMBERS: Statuses = [401, 403, 200, 200, 200, 200, 200];
 const ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 403];
 const SUPER_ADMIN: Statuses = [401, 403, 403, 403, 403, 200, 403];
+/** A pending song: 404 to visitors and waitlisted accounts, as an unknown song (issue 24); members see it. */
+const PENDING_READ: Statuses = [404, 404, 200, 200, 200, 200, 200];
 /** A hidden song: 404 to all but admins (reads), after the sign-in checks (writes). */
 const HIDDEN_READ: Statuses = [404, 404, 404, 404, 200, 200, 404];
 const HIDDEN_WRITE: Statuses = [401, 403, 404, 404, 200, 200, 404];
 const OWNER_OR_ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 200];
+/** Admins holding canBulkImport (the matrix's admin holds every permission). */
+const IMPORTERS: Statuses = [401, 403, 403, 403, 200, 200, 403];
 
 type Build = MatrixCase["request"];
 
@@ -136,11 +145,20 @@ const row = (method: HttpMethod, route: string, expect: Statuses, request: Build
   request,
   ...(label ? { label } : {}),
 });
+/** `c` with the admin permission it needs. */
+const needs = (permission: AdminPermission, c: MatrixCase): MatrixCase => ({ ...c, permission });
 /** A GET of a fixed URL (the route itself unless given). */
 const get = (route: string, expect: Statuses, url = route): MatrixCase => row("GET", route, expect, () => ({ url }));
-/** A GET of the shared song under `/api/songs/:id<suffix>`, and the same of the hidden song. */
+/** A GET of the shared (verified) song under `/api/songs/:id<suffix>`, and the same of the pending and hidden ones. */
 const songReads = (suffix: string): MatrixCase[] => [
   row("GET", `/api/songs/:id${suffix}`, EVERYONE, (fx) => ({ url: `/api/songs/${fx.ids.song}${suffix}` })),
+  row(
+    "GET",
+    `/api/songs/:id${suffix}`,
+    PENDING_READ,
+    (fx) => ({ url: `/api/songs/${fx.ids.pendingSong}${suffix}` }),
+    "pending song",
+  ),
   row(
     "GET",
     `/api/songs/:id${suffix}`,
@@ -238,7 +256,11 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   // the signed-in user's own profile
   get("/api/me", SIGNED_IN),
   get("/api/session", EVERYONE),
-  row("PATCH", "/api/me", SIGNED_IN, (fx) => ({ url: "/api/me", payload: { username: fx.unique("name") } })),
+  // The owner has an artist page: its name is the credit on songs, so only an admin renames it (issue 24).
+  row("PATCH", "/api/me", [401, 200, 200, 200, 200, 200, 403], (fx) => ({
+    url: "/api/me",
+    payload: { username: fx.unique("name") },
+  })),
   row("GET", "/api/events", EVERYONE, () => ({ url: "/api/events", stream: true })),
 
   // songs
@@ -258,12 +280,15 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     );
     return { url: "/api/songs", payload: body.payload, headers: body.headers };
   }),
-  // The owner and admins edit directly (200); a verified contributor's edit goes to review (202).
-  row(
-    "PATCH",
-    "/api/songs/:id",
-    [401, 403, 403, 202, 200, 200, 200],
-    onFreshSong("", (fx) => ({ ...songFields(fx), comment: "matrix edit" })),
+  // The owner and admins holding canEditAllSongs edit directly (200); a verified contributor's edit goes to review.
+  needs(
+    "canEditAllSongs",
+    row(
+      "PATCH",
+      "/api/songs/:id",
+      [401, 403, 403, 202, 200, 200, 200],
+      onFreshSong("", (fx) => ({ ...songFields(fx), comment: "matrix edit" })),
+    ),
   ),
   row(
     "PATCH",
@@ -290,18 +315,24 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   // Following is open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
   row("PUT", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
   row("DELETE", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
-  row("PATCH", "/api/artists/:id", [401, 403, 403, 403, 200, 200, 200], (fx) => ({
-    url: `/api/artists/${fx.ids.owner}`,
-    payload: { bio: fx.unique("bio"), instagram: null, twitter: null, website: null },
-  })),
+  needs(
+    "canVerifyArtists",
+    row("PATCH", "/api/artists/:id", [401, 403, 403, 403, 200, 200, 200], (fx) => ({
+      url: `/api/artists/${fx.ids.owner}`,
+      payload: { bio: fx.unique("bio"), instagram: null, twitter: null, website: null },
+    })),
+  ),
   row("POST", "/api/admin/artists/merge", SUPER_ADMIN, async (fx) => ({
     url: "/api/admin/artists/merge",
     payload: { keepId: await freshPlaceholder(fx), mergeId: await freshPlaceholder(fx) },
   })),
-  row("POST", "/api/admin/artists/:id/claim", ADMINS, async (fx) => ({
-    url: `/api/admin/artists/${await freshPlaceholder(fx)}/claim`,
-    payload: { userId: await fx.freshUser() },
-  })),
+  needs(
+    "canVerifyArtists",
+    row("POST", "/api/admin/artists/:id/claim", ADMINS, async (fx) => ({
+      url: `/api/admin/artists/${await freshPlaceholder(fx)}/claim`,
+      payload: { userId: await fx.freshUser() },
+    })),
+  ),
   row("PUT", "/api/admin/artists/:id/verified", SUPER_ADMIN, async (fx) => ({
     url: `/api/admin/artists/${await freshPlaceholder(fx)}/verified`,
     payload: { verified: true },
@@ -372,16 +403,22 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     [401, 403, 201, 201, 201, 201, 403],
     onFreshSong("/reports", () => ({ reason: "duplicate" })),
   ),
-  get("/api/reports", ADMINS),
-  row("POST", "/api/reports/:id/process", ADMINS, async (fx) => ({
-    url: `/api/reports/${await fx.freshReport()}/process`,
-    payload: { action: "resolve" },
-  })),
-  row(
-    "PUT",
-    "/api/songs/:id/hidden",
-    ADMINS,
-    onFreshSong("/hidden", () => ({ hidden: true })),
+  needs("canManageReports", get("/api/reports", ADMINS)),
+  needs(
+    "canManageReports",
+    row("POST", "/api/reports/:id/process", ADMINS, async (fx) => ({
+      url: `/api/reports/${await fx.freshReport()}/process`,
+      payload: { action: "resolve" },
+    })),
+  ),
+  needs(
+    "canManageReports",
+    row(
+      "PUT",
+      "/api/songs/:id/hidden",
+      ADMINS,
+      onFreshSong("/hidden", () => ({ hidden: true })),
+    ),
   ),
 
   // edit suggestions
@@ -391,11 +428,14 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     [401, 403, 201, 201, 201, 201, 201],
     onFreshSong("/edit-suggestions", (fx) => ({ ...songFields(fx), reason: "matrix suggestion" })),
   ),
-  get("/api/edit-suggestions", ADMINS),
-  row("POST", "/api/edit-suggestions/:id/review", ADMINS, async (fx) => ({
-    url: `/api/edit-suggestions/${await fx.freshSuggestion()}/review`,
-    payload: { action: "reject" },
-  })),
+  needs("canEditAllSongs", get("/api/edit-suggestions", ADMINS)),
+  needs(
+    "canEditAllSongs",
+    row("POST", "/api/edit-suggestions/:id/review", ADMINS, async (fx) => ({
+      url: `/api/edit-suggestions/${await fx.freshSuggestion()}/review`,
+      payload: { action: "reject" },
+    })),
+  ),
 
   // waitlist
   row("POST", "/api/waitlist", EVERYONE, (fx) => ({
@@ -416,27 +456,38 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   // admin: users, roles, audit log
   get("/api/admin/users", ADMINS),
   // Those who may not hand out roles try to make themselves admin; admins make a user a verified contributor.
-  row("PUT", "/api/admin/users/:id/role", ADMINS, async (fx, role) => {
-    const self = fx.userId(role);
-    return isAdmin(role) || !self
-      ? { url: `/api/admin/users/${await fx.freshUser()}/role`, payload: { role: "verified_contributor" } }
-      : { url: `/api/admin/users/${self}/role`, payload: { role: "admin" } };
-  }),
+  needs(
+    "canManageAdmins",
+    row("PUT", "/api/admin/users/:id/role", ADMINS, async (fx, role) => {
+      const self = fx.userId(role);
+      return isAdmin(role) || !self
+        ? { url: `/api/admin/users/${await fx.freshUser()}/role`, payload: { role: "verified_contributor" } }
+        : { url: `/api/admin/users/${self}/role`, payload: { role: "admin" } };
+    }),
+  ),
   get("/api/admin/audit", SUPER_ADMIN),
 
   // open data
   get("/api/export/songs.csv", EVERYONE),
   get("/api/export/songs.json", EVERYONE),
 
-  // imports (issue 16): admins holding canBulkImport; the matrix's admin has the default record (no admin row, so
-  // no permission), the super admin holds every permission. A made-up batch: 404 once past the permission check.
-  row("POST", "/api/imports/preview", SUPER_ADMIN, (fx) => importFile(fx, "/api/imports/preview")),
-  row("POST", "/api/imports", [401, 403, 403, 403, 403, 201, 403], (fx) => importFile(fx, "/api/imports")),
-  get("/api/imports", SUPER_ADMIN),
-  get("/api/imports/:id", [401, 403, 403, 403, 403, 404, 403], "/api/imports/no-such-batch"),
-  row("POST", "/api/imports/:id/undo", [401, 403, 403, 403, 403, 404, 403], () => ({
-    url: "/api/imports/no-such-batch/undo",
-  })),
+  // imports (issue 16): admins holding canBulkImport. A made-up batch: 404 once past the permission check.
+  needs(
+    "canBulkImport",
+    row("POST", "/api/imports/preview", IMPORTERS, (fx) => importFile(fx, "/api/imports/preview")),
+  ),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/imports", [401, 403, 403, 403, 201, 201, 403], (fx) => importFile(fx, "/api/imports")),
+  ),
+  needs("canBulkImport", get("/api/imports", IMPORTERS)),
+  needs("canBulkImport", get("/api/imports/:id", [401, 403, 403, 403, 404, 404, 403], "/api/imports/no-such-batch")),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/imports/:id/undo", [401, 403, 403, 403, 404, 404, 403], () => ({
+      url: "/api/imports/no-such-batch/undo",
+    })),
+  ),
 
   // fingerprints and recognition
   row("POST", "/api/recognition/pcm", SUPER_ADMIN, () => {

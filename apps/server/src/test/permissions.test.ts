@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ADMIN_PERMISSIONS, type AdminPermission } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/ids.js";
 import { nameKey } from "../lib/text.js";
 import { nowIso } from "../lib/time.js";
-import { everyKind, member, upload } from "./fixtures.js";
+import { everyKind, grantAdmin, member, upload, verify } from "./fixtures.js";
 import { describeEachDialect, sessionCookie, signUp, useTestApp } from "./harness.js";
 import {
   isMatrixRoute,
@@ -28,10 +29,14 @@ const emailOf = (role: MatrixRole) => `perm-${role === "visitor" ? "spare" : rol
 
 describeEachDialect("permission matrix", (dialect) => {
   // Auth limits scaled up: the matrix signs in and registers far more often than a person would.
-  const ctx = useTestApp(dialect, { env: { AUTH_LIMIT_SCALE: "1000", VOTES_PER_MINUTE: "1000" } });
+  const ctx = useTestApp(dialect, {
+    env: { AUTH_LIMIT_SCALE: "1000", VOTES_PER_MINUTE: "1000", SUGGESTIONS_PER_MINUTE: "1000" },
+  });
   const cookies = {} as Record<SignedInRole, string>;
   const userIds = {} as Record<SignedInRole, string>;
-  const ids = { song: "", hiddenSong: "", artist: "", owner: "" };
+  const ids = { song: "", pendingSong: "", hiddenSong: "", artist: "", owner: "" };
+  /** Per permission, the cookie of an admin holding every permission but that one. */
+  const lacking = {} as Record<AdminPermission, string>;
   let tables: string[] = [];
   let port = 0;
   let counter = 0;
@@ -238,6 +243,15 @@ describeEachDialect("permission matrix", (dialect) => {
       userIds[role] = made.id;
     }
     await member(ctx, emailOf("visitor"));
+    for (const permission of ADMIN_PERMISSIONS) {
+      const admin = await member(ctx, `perm-no-${permission.toLowerCase()}@example.com`, "admin");
+      await grantAdmin(
+        ctx,
+        admin.id,
+        ADMIN_PERMISSIONS.filter((p) => p !== permission),
+      );
+      lacking[permission] = admin.cookie;
+    }
     ids.owner = userIds.owner;
     // The owner has an artist page of their own (PATCH /api/artists/:id acts on it).
     await ctx.database.db.updateTable("user").set({ is_artist: true }).where("id", "=", ids.owner).execute();
@@ -245,6 +259,10 @@ describeEachDialect("permission matrix", (dialect) => {
     if (song.statusCode !== 201) throw new Error(`upload failed: ${song.body}`);
     ids.song = song.json().id;
     ids.artist = song.json().artists[0].id;
+    // The shared song is verified (visitors see it); the pending one only members do (issue 24).
+    await verify(ctx, ids.song);
+    const pending = await upload(ctx, cookies.owner, { title: "Matrix Pending", artists: ["Matrix Artist"] });
+    ids.pendingSong = pending.json().id;
     const hidden = await upload(ctx, cookies.owner, { title: "Matrix Hidden", artists: ["Matrix Artist"] });
     ids.hiddenSong = hidden.json().id;
     await ctx.database.db.updateTable("song").set({ is_hidden: true }).where("id", "=", ids.hiddenSong).execute();
@@ -307,6 +325,25 @@ describeEachDialect("permission matrix", (dialect) => {
             problems.push(`${role}: changed another user's rows`);
         }
         expect(problems).toEqual([]);
+      });
+    }
+  });
+
+  describe("an admin without the permission a row names gets 403 and changes nothing (issue 24)", () => {
+    const rows = PERMISSION_MATRIX.filter((r) => r.permission);
+    it("names a permission on the routes of each one", () => {
+      expect(new Set(rows.map((r) => r.permission))).toEqual(new Set(ADMIN_PERMISSIONS));
+    });
+    for (const row of rows) {
+      it(`${row.method} ${row.route}${row.label ? ` (${row.label})` : ""} without ${row.permission}`, async () => {
+        const call = await row.request(fx, "admin");
+        const before = await snapshot();
+        const { status, body } = await send(row.method, "admin", {
+          ...call,
+          cookie: lacking[row.permission as AdminPermission],
+        });
+        expect(status, body).toBe(403);
+        expect(changedTables(before, await snapshot())).toEqual([]);
       });
     }
   });

@@ -44,12 +44,15 @@ export function mainNavItems(me: Me | null): NavItem[] {
 /** The 'Admin Controls' links; empty for non-admins, longer for super admins. */
 export function adminNavItems(me: Me | null): NavItem[] {
   if (!me?.isAdmin) return [];
-  const items: NavItem[] = [
-    { to: "/reports", label: "Reports", icon: Flag },
-    { to: "/edit-suggestions", label: "Edit Suggestions", icon: FilePenLine },
+  // The queues follow the admin's permissions (the server enforces them; this only mirrors).
+  const items: NavItem[] = [];
+  if (me.permissions.includes("canManageReports")) items.push({ to: "/reports", label: "Reports", icon: Flag });
+  if (me.permissions.includes("canEditAllSongs"))
+    items.push({ to: "/edit-suggestions", label: "Edit Suggestions", icon: FilePenLine });
+  items.push(
     { to: "/admin/waitlist", label: "Waitlist", icon: ListOrdered },
     { to: "/admin/users", label: "Users", icon: Users },
-  ];
+  );
   if (me.permissions.includes("canBulkImport")) items.push({ to: "/admin/import", label: "Import", icon: FileUp });
   if (me.isSuperAdmin) {
     items.push(

@@ -44,12 +44,77 @@ export const meSchema = z.object({
 });
 export type Me = z.infer<typeof meSchema>;
 
+/** Scripts a name's letters are told apart by; a letter of none of these counts as "Other". */
+const SCRIPTS = [
+  "Latin",
+  "Greek",
+  "Cyrillic",
+  "Armenian",
+  "Georgian",
+  "Hebrew",
+  "Arabic",
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Thai",
+  "Lao",
+  "Tibetan",
+  "Myanmar",
+  "Khmer",
+  "Ethiopic",
+  "Hangul",
+  "Hiragana",
+  "Katakana",
+  "Han",
+  "Bopomofo",
+] as const;
+const SCRIPT_RES = SCRIPTS.map((name) => [name, new RegExp(`\\p{Script=${name}}`, "u")] as const);
+/** Scripts written together (Unicode's "highly restrictive" profile): Japanese, Chinese and Korean with Latin. */
+const SCRIPT_MIXES: readonly string[][] = [
+  ["Latin", "Han", "Hiragana", "Katakana"],
+  ["Latin", "Han", "Bopomofo"],
+  ["Latin", "Han", "Hangul"],
+];
+
+/** The scripts of a name's letters (digits and punctuation have none). */
+export function letterScripts(name: string): Set<string> {
+  const out = new Set<string>();
+  for (const ch of name) {
+    if (!/\p{L}/u.test(ch)) continue;
+    out.add(SCRIPT_RES.find(([, re]) => re.test(ch))?.[0] ?? "Other");
+  }
+  return out;
+}
+
+/**
+ * One script per name (issue 24): 'аdmin' with a Cyrillic а mixes Cyrillic and Latin and passes for 'admin'.
+ * Japanese, Chinese and Korean may mix with Latin, as they are written.
+ */
+export function isSingleScript(name: string): boolean {
+  const scripts = [...letterScripts(name)];
+  return scripts.length <= 1 || SCRIPT_MIXES.some((mix) => scripts.every((s) => mix.includes(s)));
+}
+
+/** Letters that show nothing (Hangul fillers) and other default-ignorable characters. */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
+
 export const usernameSchema = z
   .string()
   .trim()
   .min(2, "Username must be at least 2 characters")
   .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters`)
-  .regex(/^[\p{L}\p{N}_.\- ]+$/u, "Username may use letters, numbers, spaces, '.', '-' and '_'");
+  .regex(/^[\p{L}\p{N}_.\- ]+$/u, "Username may use letters, numbers, spaces, '.', '-' and '_'")
+  .refine((name) => !INVISIBLE.test(name), "Username may use letters, numbers, spaces, '.', '-' and '_'")
+  .refine(
+    isSingleScript,
+    "Username must use one alphabet: letters of different scripts (like Latin and Cyrillic) look alike",
+  );
 
 /** Profile edit: only the username is editable here (e-mail never is). */
 export const updateProfileSchema = z.object({ username: usernameSchema }).strict();

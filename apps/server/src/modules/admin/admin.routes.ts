@@ -21,7 +21,7 @@ export function adminRoutes(app: App, deps: { admin: AdminService; viewers: View
   );
 
   app.put("/api/admin/users/:id/role", options(okSchema, { params: idParams, body: setRoleSchema }), async (req) => {
-    const viewer = await viewers.admin(req);
+    const viewer = await viewers.permitted(req, "canManageAdmins", MESSAGES.noPermissionAdmins);
     await admin.setRole(viewer, req.params.id, req.body.role);
     return { ok: true as const, message: MESSAGES.roleUpdated };
   });

@@ -1,4 +1,4 @@
-import { ADMIN_PERMISSIONS, MESSAGES, type Role } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission, MESSAGES, type Role } from "@unheard/shared";
 import { type SqlBool, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
@@ -6,6 +6,9 @@ import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+
+/** The permissions a new admin's record grants. */
+export const DEFAULT_ADMIN_PERMISSIONS: readonly AdminPermission[] = ["canManageReports", "canEditAllSongs"];
 
 /** Roles an actor may hand out or take back: admins only contributor status, super admins admin too. */
 function mayChange(viewer: Viewer, from: Role, to: Role): boolean {
@@ -73,7 +76,11 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
           .where("id", "=", userId)
           .execute();
         if (role === "admin") {
-          const permissions = Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, p === "canManageReports"]));
+          // What spec §6 says an admin does: reports, edit suggestions and direct edits. Artists, roles and
+          // imports are granted on top (decision 022).
+          const permissions = Object.fromEntries(
+            ADMIN_PERMISSIONS.map((p) => [p, DEFAULT_ADMIN_PERMISSIONS.includes(p)]),
+          );
           await trx
             .insertInto("admin")
             .values({

@@ -70,7 +70,13 @@ describeEachDialect("admin roles and audit", (dialect) => {
       targetId: song,
       targetLabel: "Audited",
     });
-    expect(log.find((e: { action: string }) => e.action === "user.role_changed")?.targetLabel).toBe("user-a");
+    // The target reads as the member's handle (a neutral one since issue 24, never the e-mail's local part).
+    const { username } = await ctx.database.db
+      .selectFrom("user")
+      .select("username")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(log.find((e: { action: string }) => e.action === "user.role_changed")?.targetLabel).toBe(username);
     expect(
       (await ctx.app.inject({ method: "GET", url: "/api/admin/audit", headers: { cookie: admin.cookie } })).statusCode,
     ).toBe(403);

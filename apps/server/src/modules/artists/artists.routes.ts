@@ -25,7 +25,8 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
   app.get("/api/artists/:id", options(artistSchema, { params: idParams }), async (req, reply) => {
     const viewer = await viewers.viewer(req);
     if (!viewer) reply.header("cache-control", PUBLIC_CACHE_CONTROL);
-    return artists.get(req.params.id, viewer);
+    // canEdit mirrors PATCH: an admin without canVerifyArtists edits only their own page.
+    return artists.get(req.params.id, viewer && (await viewers.as(viewer, "canVerifyArtists")));
   });
 
   app.get(
@@ -51,11 +52,13 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
   }
 
   app.patch("/api/artists/:id", options(artistSchema, { params: idParams, body: updateArtistSchema }), async (req) => {
-    const viewer = await viewers.signedIn(req);
+    // Admins edit others' artist pages with canVerifyArtists; without it, only their own.
+    const viewer = await viewers.as(await viewers.signedIn(req), "canVerifyArtists");
     return artists.update(viewer, req.params.id, req.body);
   });
 
   app.post("/api/admin/artists/merge", options(okSchema, { body: mergeArtistsSchema }), async (req) => {
+    // Merging and the verified badge stay super-admin actions (super admins hold every permission; decision 022).
     const viewer = await viewers.superAdmin(req);
     await artists.merge(viewer, req.body.keepId, req.body.mergeId, "merge");
     return { ok: true as const, message: MESSAGES.artistsMerged };
@@ -63,7 +66,7 @@ export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers
 
   const claim = options(okSchema, { params: idParams, body: claimArtistSchema });
   app.post("/api/admin/artists/:id/claim", claim, async (req) => {
-    const viewer = await viewers.admin(req);
+    const viewer = await viewers.permitted(req, "canVerifyArtists", MESSAGES.noPermissionArtists);
     await artists.merge(viewer, req.body.userId, req.params.id, "claim");
     return { ok: true as const, message: MESSAGES.artistClaimed };
   });

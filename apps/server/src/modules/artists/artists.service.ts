@@ -193,6 +193,18 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
           mergedName: gone.username,
         });
         await trx.deleteFrom("user").where("id", "=", mergeId).execute();
+        // A member whose name an artist took had their key moved aside (ensureArtist); linked to that artist,
+        // the account is the artist now and takes its name's key back when no one else holds it.
+        const kept = await trx
+          .selectFrom("user")
+          .select(["username", "username_key"])
+          .where("id", "=", keepId)
+          .executeTakeFirstOrThrow();
+        const key = nameKey(kept.username);
+        if (kept.username_key !== key) {
+          const holder = await trx.selectFrom("user").select("id").where("username_key", "=", key).executeTakeFirst();
+          if (!holder) await trx.updateTable("user").set({ username_key: key }).where("id", "=", keepId).execute();
+        }
       });
     },
 

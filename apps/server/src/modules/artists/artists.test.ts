@@ -1,7 +1,7 @@
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll, expect, it } from "vitest";
-import { member, upload, useMembers, verify } from "../../test/fixtures.js";
+import { member, patchMe, upload, useMembers, verify } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 
 /** Every artist's stored counts equal the rows they count. */
@@ -115,12 +115,17 @@ describeEachDialect("artists", (dialect) => {
     expect((await ctx.app.inject({ method: "GET", url: `/api/artists/${dupId}` })).statusCode).toBe(404);
     const kept = (await ctx.app.inject({ method: "GET", url: `/api/artists/${artistId}` })).json();
     expect(kept.followerCount).toBe(2);
-    expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${dup.id}` })).json().artists).toEqual([
-      { id: artistId, name: "Juice WRLD" },
-    ]);
+    const dupSong = await ctx.app.inject({
+      method: "GET",
+      url: `/api/songs/${dup.id}`,
+      headers: { cookie: up.cookie },
+    });
+    expect(dupSong.json().artists).toEqual([{ id: artistId, name: "Juice WRLD" }]);
     await expectCountsMatch(ctx);
 
     const real = await member(ctx, "jw-real@example.com");
+    // New accounts get a neutral handle (issue 24); this one names itself before an admin links it.
+    expect((await patchMe(ctx, real.cookie, { username: "jw-real" })).statusCode).toBe(200);
     const claim = await ctx.app.inject({
       method: "POST",
       url: `/api/admin/artists/${artistId}/claim`,

@@ -97,7 +97,7 @@ export function createAuth(deps: {
       user: {
         create: {
           before: async (user) => {
-            const username = await users.freeUsername(user.email);
+            const username = await users.freeUsername();
             const offWaitlist = await users.isApprovedEmail(user.email);
             return {
               data: { ...user, name: username.name, username: username.name, usernameKey: username.key, offWaitlist },

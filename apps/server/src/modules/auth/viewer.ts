@@ -53,6 +53,11 @@ export function createViewerResolver(deps: {
       : undefined;
   }
 
+  async function holds(v: Viewer, permission: AdminPermission): Promise<boolean> {
+    if (v.isSuperAdmin) return true;
+    return v.isAdmin && (await users.adminPermissions(v.id)).includes(permission);
+  }
+
   return {
     viewer,
     /** Signed in, or 401 with `message` (the spec's wording for the action). */
@@ -81,10 +86,17 @@ export function createViewerResolver(deps: {
     async permitted(req: FastifyRequest, permission: AdminPermission, message: string): Promise<Viewer> {
       const v = await viewer(req);
       if (!v) throw new AppError("unauthorized", MESSAGES.signInRequired);
-      if (v.isSuperAdmin) return v;
-      if (!v.isAdmin || !(await users.adminPermissions(v.id)).includes(permission))
-        throw new AppError("forbidden", message);
+      if (!(await holds(v, permission))) throw new AppError("forbidden", message);
       return v;
+    },
+    /** Whether `v` holds `permission`: super admins all, other admins what their admin record grants. */
+    holds,
+    /**
+     * `v` as far as `permission` lets them act as an admin: an admin without it acts as a member (an owner still
+     * edits their own song), so a service's admin checks follow the permission.
+     */
+    async as(v: Viewer, permission: AdminPermission): Promise<Viewer> {
+      return !v.isAdmin || (await holds(v, permission)) ? v : { ...v, isAdmin: false, isSuperAdmin: false };
     },
     async superAdmin(req: FastifyRequest): Promise<Viewer> {
       const v = await viewer(req);

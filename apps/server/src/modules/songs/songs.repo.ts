@@ -226,6 +226,13 @@ export function createSongsRepo(database: Database) {
       return trx.selectFrom("song").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
+    /** The song row, held until the transaction ends (PostgreSQL row lock; SQLite's IMMEDIATE already serialises). */
+    lockRow(trx: Db, id: string): Promise<SongRow | undefined> {
+      let q = trx.selectFrom("song").selectAll().where("id", "=", id);
+      if (dialect === "postgres") q = q.forUpdate();
+      return q.executeTakeFirst();
+    },
+
     /** What permission checks need of a song. */
     async flags(id: string) {
       return (await flags(id))[0];
@@ -341,8 +348,8 @@ export function createSongsRepo(database: Database) {
     searchable,
 
     /**
-     * What song cards show about versions: how many visible songs are versions of each of `ids`, and the
-     * titles of the visible songs among `parentIds` (the songs some of them are versions of).
+     * What song cards show about versions: how many public (verified, not hidden) songs are versions of each of
+     * `ids`, and the titles of the visible songs among `parentIds` (the songs some of them are versions of).
      */
     async versionFacts(ids: string[], parentIds: string[]) {
       const [counts, parents] = await Promise.all([
@@ -353,6 +360,7 @@ export function createSongsRepo(database: Database) {
               .select(["version_of", sql<number>`count(*)`.as("n")])
               .where("version_of", "in", ids)
               .where("is_hidden", "=", false)
+              .where("status", "=", "verified")
               .groupBy("version_of")
               .execute(),
         parentIds.length === 0
@@ -365,11 +373,33 @@ export function createSongsRepo(database: Database) {
       };
     },
 
-    /** The versions of a song with their credits, oldest first (hidden ones only when asked). */
-    versionsOf(id: string, withHidden: boolean): Promise<SongCardRow[]> {
+    /**
+     * The versions of a song with their credits, oldest first: verified ones, and hidden ones, every pending one,
+     * or the pending ones `ownerId` uploaded, when asked.
+     */
+    versionsOf(id: string, shown: { hidden: boolean; pending: boolean; ownerId?: string }): Promise<SongCardRow[]> {
       let q = db.selectFrom("song").selectAll("song").select(credits).where("song.version_of", "=", id);
-      if (!withHidden) q = q.where("song.is_hidden", "=", false);
+      if (!shown.hidden) q = q.where("song.is_hidden", "=", false);
+      const { ownerId } = shown;
+      if (!shown.pending)
+        q = q.where((eb) =>
+          eb.or([eb("song.status", "=", "verified"), ...(ownerId ? [eb("song.submitted_by", "=", ownerId)] : [])]),
+        );
       return q.orderBy("song.created_at").orderBy("song.id").limit(200).execute();
+    },
+
+    /** How many pending, visible songs are versions of each of `ids` (shown to admins and the songs' owners). */
+    async pendingVersionCounts(ids: string[]): Promise<Map<string, number>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("song")
+        .select(["version_of", sql<number>`count(*)`.as("n")])
+        .where("version_of", "in", ids)
+        .where("is_hidden", "=", false)
+        .where("status", "<>", "verified")
+        .groupBy("version_of")
+        .execute();
+      return new Map(rows.map((r) => [String(r.version_of), Number(r.n)]));
     },
 
     /** Whether any song is a version of `id`. */
@@ -519,7 +549,11 @@ export function createSongsRepo(database: Database) {
       return q.executeTakeFirst();
     },
 
-    /** The artist profile for a name, creating a placeholder (spec §3) when there is none. */
+    /**
+     * The artist profile for a name, creating a placeholder (spec §3) when there is none. Only artist profiles
+     * match: a member account becomes an artist only when an admin links it (decision 022). A member whose
+     * username is the name keeps it, but yields the name's key to the artist: theirs moves to `<key>#<id>`.
+     */
     async ensureArtist(trx: Db, name: string): Promise<string> {
       const key = nameKey(name);
       const existing = await trx
@@ -527,11 +561,13 @@ export function createSongsRepo(database: Database) {
         .select(["id", "is_artist"])
         .where("username_key", "=", key)
         .executeTakeFirst();
-      if (existing) {
-        if (!existing.is_artist)
-          await trx.updateTable("user").set({ is_artist: true }).where("id", "=", existing.id).execute();
-        return existing.id;
-      }
+      if (existing?.is_artist) return existing.id;
+      if (existing)
+        await trx
+          .updateTable("user")
+          .set({ username_key: `${key}#${existing.id}` })
+          .where("id", "=", existing.id)
+          .execute();
       const id = newId();
       const now = nowIso();
       await trx

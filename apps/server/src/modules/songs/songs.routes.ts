@@ -24,12 +24,13 @@ import { AppError } from "../../errors.js";
 import { type App, sendPublic } from "../../http.js";
 import { sniffAudio } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
-import type { PublicCache } from "../../lib/public-cache.js";
+import { type PublicCache, songCacheKey } from "../../lib/public-cache.js";
 import { errorResponses, idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import { compileSerializer } from "../../lib/serializer.js";
 import type { AudioStorage } from "../../lib/storage.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "./songs.service.js";
+import { mediaCacheControl } from "./visibility.js";
 
 const songPageJson = compileSerializer(songPageSchema);
 const songJson = compileSerializer(songSchema);
@@ -116,12 +117,16 @@ export function songsRoutes(
     const viewer = await viewers.viewer(req);
     // Admins also see hidden songs and duplicate-audio matches: theirs is never the shared answer.
     if (viewer?.isAdmin) return songsService.get(req.params.id, viewer);
-    const cached = await publicCache.through(
-      `song:${req.params.id}`,
-      () => songsService.get(req.params.id, undefined),
-      songJson,
-    );
-    if (!viewer) return sendPublic(reply, cached);
+    // The shared answer is a visitor's: verified songs only (a pending one answers 404, as a missing id does).
+    const shared = () =>
+      publicCache.through(songCacheKey(req.params.id), () => songsService.get(req.params.id, undefined), songJson);
+    if (!viewer) return sendPublic(reply, await shared());
+    const cached = await shared().catch((err: unknown) => {
+      if (err instanceof AppError && err.code === "not_found") return undefined;
+      throw err;
+    });
+    // Members also see pending songs (they vote on them): read for them, never cached.
+    if (!cached) return songsService.get(req.params.id, viewer);
     const [song] = await songsService.personalize([cached.value], viewer);
     return song;
   });
@@ -161,9 +166,9 @@ export function songsRoutes(
       }
     }
     reply.header("accept-ranges", "bytes").header("etag", etag).header("x-content-type-options", "nosniff");
-    // The URL carries the content hash (?v=), so it can be cached for good.
+    // The URL carries the content hash (?v=): a public song's audio is cached for good, no other (visibility.ts).
     const versioned = typeof (req.query as { v?: unknown }).v === "string";
-    reply.header("cache-control", versioned ? "public, max-age=31536000, immutable" : "public, max-age=300");
+    reply.header("cache-control", mediaCacheControl(row, versioned));
     if (req.headers["if-none-match"] === etag) return reply.status(304).send();
     reply.header("content-type", row.audio_mime);
     // Opened before the status and length are set, so a store error answers as an error.
@@ -311,7 +316,9 @@ export function songsRoutes(
       },
     },
     async (req, reply) => {
-      const viewer = await viewers.member(req, "You must be logged in to propose an edit");
+      // An admin edits others' songs directly only with canEditAllSongs; without it, as a member.
+      const member = await viewers.member(req, "You must be logged in to propose an edit");
+      const viewer = await viewers.as(member, "canEditAllSongs");
       const result = await songsService.edit(viewer, req.params.id, req.body);
       return reply.status(result.applied ? 200 : 202).send(result);
     },

@@ -1,9 +1,10 @@
-import { ADMIN_PERMISSIONS, type AdminPermission, defaultUsername, USERNAME_MAX_LENGTH } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission } from "@unheard/shared";
 import type { Selectable } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { UserTable } from "../../db/schema.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
+import { randomHandle } from "./handles.js";
 
 /** A user row as read from either dialect. */
 export type UserRow = Selectable<UserTable>;
@@ -28,31 +29,27 @@ export function createUsersRepo(database: Database) {
       return db.selectFrom("user").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
 
-    async usernameTaken(key: string, exceptId: string): Promise<boolean> {
-      const row = await db
+    /** Who else holds a name key (a member's username or an artist profile's name), if anyone. */
+    nameHolder(key: string, exceptId: string): Promise<{ id: string; is_artist: boolean | number } | undefined> {
+      return db
         .selectFrom("user")
-        .select("id")
+        .select(["id", "is_artist"])
         .where("username_key", "=", key)
         .where("id", "!=", exceptId)
         .executeTakeFirst();
-      return row !== undefined;
     },
 
-    /** Spec §4's default username (the e-mail's local part), made unique with a number when taken. */
-    async freeUsername(email: string): Promise<{ name: string; key: string }> {
-      const base =
-        defaultUsername(email)
-          .replace(/[^\p{L}\p{N}_.-]/gu, "_")
-          .slice(0, USERNAME_MAX_LENGTH - 4) || "user";
-      const padded = base.length < 2 ? `${base}_` : base;
-      for (let n = 1; n < 10_000; n++) {
-        const name = n === 1 ? padded : `${padded}${n}`;
+    /**
+     * A new account's username: a random neutral handle (`quiet-river-4821`), never the e-mail's local part,
+     * which songs would show publicly (issue 24). The member may change it on their profile.
+     */
+    async freeUsername(): Promise<{ name: string; key: string }> {
+      for (;;) {
+        const name = randomHandle();
         const key = nameKey(name);
         const taken = await db.selectFrom("user").select("id").where("username_key", "=", key).executeTakeFirst();
         if (!taken) return { name, key };
       }
-      const name = `${padded}${Date.now() % 100000}`;
-      return { name, key: nameKey(name) };
     },
 
     async isApprovedEmail(email: string): Promise<boolean> {
@@ -75,10 +72,11 @@ export function createUsersRepo(database: Database) {
         .execute();
     },
 
+    /** Rename a member; a verified badge belongs to a name, so it never carries over to a new one. */
     updateUsername(id: string, username: string): Promise<unknown> {
       return db
         .updateTable("user")
-        .set({ username, username_key: nameKey(username), updated_at: nowIso() })
+        .set({ username, username_key: nameKey(username), is_verified: false, updated_at: nowIso() })
         .where("id", "=", id)
         .execute();
     },

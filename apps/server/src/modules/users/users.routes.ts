@@ -30,7 +30,13 @@ export function usersRoutes(app: App, deps: { authService: AuthService; usersSer
       schema: {
         tags,
         body: updateProfileSchema,
-        response: { 200: meSchema, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema },
+        response: {
+          200: meSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          409: errorBodySchema,
+        },
       },
     },
     async (req) => {

@@ -62,10 +62,21 @@ export function createUsersService(deps: {
       return users.recordSignup(email, since, origin);
     },
 
+    /**
+     * Rename yourself (every account, waitlisted or not; decision 022). An artist account's name is the credit on
+     * songs, so only an admin renames it; no one takes a name an artist profile uses, or a look-alike of one or
+     * of another member's (the key folds case, width, invisible characters and look-alike letters).
+     */
     async updateProfile(userId: string, input: { username: string }): Promise<Me> {
-      if (await users.usernameTaken(nameKey(input.username), userId)) {
-        throw new AppError("username_taken", MESSAGES.usernameTaken, { fields: { username: MESSAGES.usernameTaken } });
-      }
+      const row = await users.findById(userId);
+      if (!row) throw new AppError("unauthorized", MESSAGES.signInRequired);
+      if (row.username === input.username) return this.me(userId);
+      const refuse = (code: "forbidden" | "username_taken", message: string) =>
+        new AppError(code, message, { fields: { username: message } });
+      if (row.is_artist) throw refuse("forbidden", MESSAGES.artistRenameByAdmin);
+      const holder = await users.nameHolder(nameKey(input.username), userId);
+      if (holder?.is_artist) throw refuse("username_taken", MESSAGES.usernameIsArtist);
+      if (holder) throw refuse("username_taken", MESSAGES.usernameTaken);
       try {
         await users.updateUsername(userId, input.username);
       } catch (err) {

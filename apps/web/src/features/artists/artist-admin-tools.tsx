@@ -19,7 +19,10 @@ import { type AdminUser, useAdminUsers } from "../admin/admin";
 import { ArtistAvatar } from "./artist-avatar";
 import { refreshAfterFold, useArtistSearch, useClaimArtist, useMergeArtist, useSetArtistVerified } from "./artists";
 
-/** Admin tools on an artist page: verify (super admins), merge (super admins), link to an account (admins). */
+/**
+ * Admin tools on an artist page: verify (super admins), merge (super admins), link to an account (admins holding
+ * canVerifyArtists).
+ */
 export function ArtistAdminTools({ artist }: { artist: Artist }) {
   const { me } = useMe();
   const setVerified = useSetArtistVerified(artist.id);
@@ -69,14 +72,17 @@ export function ArtistAdminTools({ artist }: { artist: Artist }) {
                 Merge into…
               </Button>
             ) : null}
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={<Link2 aria-hidden className="size-4" />}
-              onClick={() => setFold({ mode: "claim", open: true })}
-            >
-              Link to account…
-            </Button>
+            {/* The server refuses linking without canVerifyArtists; the button mirrors it. */}
+            {me.permissions.includes("canVerifyArtists") ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={<Link2 aria-hidden className="size-4" />}
+                onClick={() => setFold({ mode: "claim", open: true })}
+              >
+                Link to account…
+              </Button>
+            ) : null}
           </div>
         </div>
       ) : isSuper ? null : (
