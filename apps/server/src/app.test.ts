@@ -149,11 +149,15 @@ describeEachDialect("song page previews", (dialect) => {
   const ctx = useTestApp(dialect, { env: { WEB_DIST: webDir } });
 
   it("serves /song/:id with the song's title and Open Graph tags, escaped", async () => {
-    const { member, upload } = await import("./test/fixtures.js");
+    const { member, upload, verify } = await import("./test/fixtures.js");
     const m = await member(ctx, "og@example.com");
     const uploaded = await upload(ctx, m.cookie, { title: 'Quote "Song" <b>', artists: ["O&G"] });
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     const song = uploaded.json();
+    // A pending song has no preview: link previews are public, pending songs are not (issue 24).
+    const pending = await ctx.app.inject({ method: "GET", url: `/song/${song.id}` });
+    expect(pending.body).toContain("<title>Unheard</title>");
+    await verify(ctx, song.id);
     const res = await ctx.app.inject({ method: "GET", url: `/song/${song.id}` });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain("<title>Quote &quot;Song&quot; &lt;b&gt; · O&amp;G · Unheard</title>");

@@ -28,7 +28,11 @@ describeEachDialect("start-up sweep of the data folder", (dialect) => {
     expect(swept).toEqual({ orphanAudio: ["01orphan-abcdef012345.wav"], tempFiles: 0 });
     expect(readdirSync(audioDir)).toEqual([kept]);
     expect(readdirSync(path.join(ctx.dataDir, "tmp"))).toEqual([]);
-    const song = await ctx.app.inject({ method: "GET", url: `/api/songs/${(res.json() as { id: string }).id}/audio` });
+    const song = await ctx.app.inject({
+      method: "GET",
+      url: `/api/songs/${(res.json() as { id: string }).id}/audio`,
+      headers: { cookie: users.alice.cookie },
+    });
     expect(song.statusCode).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http.js";
 import type { ViewerResolver } from "../auth/viewer.js";
+import { isPublic, maySee, mediaCacheControl } from "../songs/visibility.js";
 import { coverSubject, coverVersion, renderCover } from "./covers.service.js";
 
 const params = z.object({ id: z.string().min(1).max(64) });
@@ -31,9 +32,9 @@ export function coversRoutes(app: App, deps: { database: Database; viewers: View
     },
     async (req, reply) => {
       const subject = await coverSubject(deps.database, req.params.id);
-      // Hidden songs exist only for admins, as their pages do.
-      const admin = subject?.hidden ? (await deps.viewers.viewer(req))?.isAdmin : true;
-      if (!subject || !admin) throw new AppError("not_found", MESSAGES.songNotFound);
+      // Seen by those who may see the song's page (visibility.ts); visitors of a public song are not looked up.
+      const seen = subject && (isPublic(subject) || maySee(subject, await deps.viewers.viewer(req)));
+      if (!subject || !seen) throw new AppError("not_found", MESSAGES.songNotFound);
       const version = coverVersion(subject.title, subject.artists);
       const key = `${req.params.id}:${version}`;
       let entry = cache.get(key);
@@ -48,14 +49,7 @@ export function coversRoutes(app: App, deps: { database: Database; viewers: View
       const current = req.query.v === version;
       reply
         .header("etag", etag)
-        .header(
-          "cache-control",
-          subject.hidden
-            ? "private, no-store"
-            : current
-              ? "public, max-age=31536000, immutable"
-              : "public, max-age=300",
-        )
+        .header("cache-control", mediaCacheControl(subject, current))
         .header("vary", "accept-encoding")
         .header("content-security-policy", SVG_CSP)
         .header("x-content-type-options", "nosniff");

@@ -245,13 +245,19 @@ export function renderCover(title: string, artists: readonly string[]): string {
   ].join("");
 }
 
-/** A song's cover facts: title, credited artists in order, visibility; undefined for an unknown song. */
+/** A song's cover facts: title, credited artists in order, what its visibility depends on; undefined for an unknown song. */
 export async function coverSubject(
   database: Database,
   songId: string,
-): Promise<{ title: string; artists: string[]; hidden: boolean } | undefined> {
+): Promise<
+  { title: string; artists: string[]; status: string; is_hidden: boolean; submitted_by: string | null } | undefined
+> {
   const { db } = database;
-  const song = await db.selectFrom("song").select(["title", "is_hidden"]).where("id", "=", songId).executeTakeFirst();
+  const song = await db
+    .selectFrom("song")
+    .select(["title", "is_hidden", "status", "submitted_by"])
+    .where("id", "=", songId)
+    .executeTakeFirst();
   if (!song) return undefined;
   const credits = await db
     .selectFrom("song_artist")
@@ -260,5 +266,11 @@ export async function coverSubject(
     .where("song_artist.song_id", "=", songId)
     .orderBy("song_artist.position")
     .execute();
-  return { title: song.title, artists: credits.map((c) => c.username), hidden: Boolean(song.is_hidden) };
+  return {
+    title: song.title,
+    artists: credits.map((c) => c.username),
+    status: song.status,
+    is_hidden: Boolean(song.is_hidden),
+    submitted_by: song.submitted_by,
+  };
 }

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { member, upload } from "../../test/fixtures.js";
+import { member, upload, verify } from "../../test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
 import { COVER_SIZE, coverUrl, escapeXml, renderCover } from "./covers.service.js";
 
@@ -41,16 +41,21 @@ describe("cover art", () => {
 describeEachDialect("covers API", (dialect) => {
   let ctx: TestContext;
   let owner: { cookie: string; id: string };
+  let admin: { cookie: string; id: string };
   beforeAll(async () => {
     ctx = await createTestApp(dialect);
     owner = await member(ctx, "cover-owner@example.com");
+    admin = await member(ctx, "cover-admin@example.com", "admin");
   });
   afterAll(() => ctx.close());
 
-  const create = async (title: string, artists = ["Cover Artist"]) => {
+  /** A song by `owner`, verified unless asked (visitors see verified songs only). */
+  const create = async (title: string, artists = ["Cover Artist"], opts = { verified: true }) => {
     const res = await upload(ctx, owner.cookie, { title, artists, genre: "Pop" });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json() as { id: string; coverUrl: string };
+    const song = res.json() as { id: string; coverUrl: string };
+    if (opts.verified) await verify(ctx, song.id);
+    return song;
   };
 
   it("serves the cover at the song's versioned URL, cached for good", async () => {
@@ -80,10 +85,11 @@ describeEachDialect("covers API", (dialect) => {
     const b = await create("Cover Song Three");
     const [svgA, svgB] = await Promise.all([a, b].map(async (s) => (await ctx.app.inject({ url: s.coverUrl })).body));
     expect(svgA).not.toBe(svgB);
+    // An admin's edit: a verified song's title changes directly only for admins.
     const edit = await ctx.app.inject({
       method: "PATCH",
       url: `/api/songs/${a.id}`,
-      headers: { cookie: owner.cookie },
+      headers: { cookie: admin.cookie },
       payload: { title: "Cover Song Two (Remix)", artists: ["Cover Artist"], genre: "Pop", comment: "retitled" },
     });
     expect(edit.statusCode, edit.body).toBe(200);
@@ -113,10 +119,27 @@ describeEachDialect("covers API", (dialect) => {
     await ctx.database.db.updateTable("song").set({ is_hidden: true }).where("id", "=", song.id).execute();
     expect((await ctx.app.inject({ url: song.coverUrl })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: song.coverUrl, headers: { cookie: owner.cookie } })).statusCode).toBe(404);
-    const admin = await member(ctx, "cover-admin@example.com", "admin");
     const seen = await ctx.app.inject({ url: song.coverUrl, headers: { cookie: admin.cookie } });
     expect(seen.statusCode).toBe(200);
     expect(seen.headers["cache-control"]).toBe("private, no-store");
+  });
+
+  it("is not found for visitors of a pending song, and private for the members who see it (issue 24)", async () => {
+    const song = await create("Cover Song Pending", ["Cover Artist"], { verified: false });
+    const missing = await ctx.app.inject({ url: "/api/songs/no-such-song/cover.svg" });
+    const visitor = await ctx.app.inject({ url: song.coverUrl });
+    expect(visitor.statusCode).toBe(404);
+    // The same answer as an unknown song: no way to tell a pending song exists.
+    expect(visitor.body).toBe(missing.body);
+    const fan = await member(ctx, "cover-fan@example.com");
+    const seen = await ctx.app.inject({ url: song.coverUrl, headers: { cookie: fan.cookie } });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.headers["cache-control"]).toBe("private, max-age=300");
+    // Verified, it is public and cached for good.
+    await verify(ctx, song.id);
+    const open = await ctx.app.inject({ url: song.coverUrl });
+    expect(open.statusCode).toBe(200);
+    expect(open.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 
   it("matches the URL the songs API gives", () => {

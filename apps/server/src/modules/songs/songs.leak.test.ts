@@ -99,7 +99,10 @@ describeEachDialect("songs: leak details", (dialect) => {
       leakDate: null,
       version: 2,
     });
-    const history = (await ctx.app.inject({ method: "GET", url: `/api/songs/${song.id}/history` })).json();
+    // A pending song: its owner reads it (visitors see verified songs only).
+    const history = (
+      await ctx.app.inject({ method: "GET", url: `/api/songs/${song.id}/history`, headers: { cookie: owner.cookie } })
+    ).json();
     expect(history.items[0]).toMatchObject({
       version: 1,
       comment: "Only a snippet is out",
@@ -148,7 +151,9 @@ describeEachDialect("songs: leak details", (dialect) => {
       payload: { action: "approve" },
     });
     expect(ok.statusCode).toBe(200);
-    const after = (await ctx.app.inject({ method: "GET", url: `/api/songs/${song.id}` })).json();
+    const after = (
+      await ctx.app.inject({ method: "GET", url: `/api/songs/${song.id}`, headers: { cookie: owner.cookie } })
+    ).json();
     expect(after).toMatchObject({
       era: "Old Era",
       quality: "high",

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../config.js";
 import { createS3Storage } from "../../lib/storage-s3.js";
-import { fetchAudio, dataFiles as files, member, type User, upload, wavFile } from "../../test/fixtures.js";
+import { fetchAudio, dataFiles as files, member, type User, upload, verify, wavFile } from "../../test/fixtures.js";
 import { createTestApp, describeEachDialect, type TestContext } from "../../test/harness.js";
 import { startS3 } from "../../test/s3.js";
 
@@ -99,6 +99,8 @@ describeEachDialect("songs: audio in S3-compatible object storage", (dialect) =>
   });
 
   it("streams it back whole and in ranges, with the same headers as local files", async () => {
+    // Visitors hear verified songs only (issue 24).
+    await verify(ctx, songId);
     const whole = await fetchAudio(ctx, audioUrl);
     expect(whole.statusCode).toBe(200);
     expect(whole.rawPayload).toEqual(wav);

@@ -34,6 +34,7 @@ import type { TrustService } from "../trust/trust.service.js";
 import { contestedUntil } from "../votes/contested.js";
 import { leakColumns, leakOf, versionKindOf } from "./leak-details.js";
 import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
+import { isPublic, maySee, type SongVisibility } from "./visibility.js";
 
 /** Validated song fields (upload and edit). */
 export type SongFields = {
@@ -66,8 +67,12 @@ export function createSongsService(deps: {
   trust?: TrustService;
   /** How long a contested song stays open (decision 014). */
   contestedOpenHours?: number;
+  /** Decode and measure an upload: the audio pool's threads (issue 24); unset, on this thread. */
+  decode?: (file: string, format: AudioFormat) => Promise<DecodedAudio>;
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
+  // A suggestion made through an edit is held to the suggest route's rules (visibility, one open, daily cap).
+  const suggestionChecks = { dialect: database.dialect, trust: deps.trust };
   /** A contested pending song: when it can verify (decision 014), or null. */
   const verifiableAt = (status: string, createdAt: unknown, down: number): string | null => {
     if (status === "verified") return null;
@@ -186,7 +191,15 @@ export function createSongsService(deps: {
    * The same songs as `viewer` sees them: their favourites and votes (read now, never cached), what they may
    * do, and for admins the duplicate-audio matches of `rows` (moderation facts visitors never see).
    */
-  async function personalize(base: Song[], viewer: Viewer, rows?: SongRow[]): Promise<Song[]> {
+  async function personalize(shared: Song[], viewer: Viewer, rows?: SongRow[]): Promise<Song[]> {
+    // Pending versions count only for admins and the song's owner, who may unlink them (the shared answer has none).
+    const pendingVersions = await songs.pendingVersionCounts(
+      shared.filter((s) => viewer.isAdmin || s.submittedBy?.id === viewer.id).map((s) => s.id),
+    );
+    const base = shared.map((s) => {
+      const n = pendingVersions.get(s.id) ?? 0;
+      return n > 0 ? { ...s, versionCount: s.versionCount + n } : s;
+    });
     const ids = base.map((s) => s.id);
     const state = await songs.viewerState(viewer.id, ids);
     const matches = new Map<string, { songId: string; confidence: number }>();
@@ -223,7 +236,7 @@ export function createSongsService(deps: {
   /**
    * For the songs `viewer` may link (their own; any for admins) that are not versions and have none: the song
    * their audio matched on upload (or the song that one is a version of), offered as the song it may be a
-   * version of.
+   * version of when the viewer may link to it (their own song; any visible one for admins).
    */
   async function versionSuggestions(base: Song[], viewer: Viewer): Promise<Map<string, Song["versionSuggestion"]>> {
     const out = new Map<string, Song["versionSuggestion"]>();
@@ -241,7 +254,13 @@ export function createSongsService(deps: {
     for (const [songId, matchId] of matched) {
       const match = found.get(matchId);
       const target = match?.version_of ? parents.get(match.version_of) : match;
-      if (target && !target.is_hidden && target.id !== songId && !target.version_of)
+      if (
+        target &&
+        !target.is_hidden &&
+        target.id !== songId &&
+        !target.version_of &&
+        (viewer.isAdmin || target.submitted_by === viewer.id)
+      )
         out.set(songId, { songId: target.id, title: target.title });
     }
     return out;
@@ -253,13 +272,13 @@ export function createSongsService(deps: {
     return viewer ? personalize(base, viewer, rows) : base;
   }
 
-  /** Hidden songs exist only for admins. */
-  function visible<T extends Pick<SongRow, "is_hidden">>(row: T | undefined, viewer: Viewer | undefined): T {
-    if (!row || (row.is_hidden && !viewer?.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
+  /** A song the viewer may not see (visibility.ts) answers as a missing id does, so it is no existence oracle. */
+  function visible<T extends SongVisibility>(row: T | undefined, viewer: Viewer | undefined): T {
+    if (!row || !maySee(row, viewer)) throw new AppError("not_found", MESSAGES.songNotFound);
     return row;
   }
 
-  /** The same check as visibleRow, reading two columns instead of the whole row. */
+  /** The same check as visibleRow, reading four columns instead of the whole row. */
   async function visibleFlags(id: string, viewer: Viewer | undefined) {
     return visible(await songs.flags(id), viewer);
   }
@@ -272,6 +291,14 @@ export function createSongsService(deps: {
     const [song] = await hydrate([visible(await songs.findCard(id), viewer)], viewer);
     if (!song) throw new AppError("not_found", MESSAGES.songNotFound);
     return song;
+  }
+
+  /** Whether an edit changes what identifies the song: its title or credited artists (as the duplicate check keys them). */
+  async function identityChanged(trx: Kysely<DB>, row: SongRow, input: SongFields): Promise<boolean> {
+    if (nameKey(input.title) !== row.title_key) return true;
+    const current = (await songs.artistsOf([row.id], trx)).map((a) => nameKey(a.username));
+    const wanted = input.artists.map(nameKey);
+    return current.length !== wanted.length || current.some((key, i) => key !== wanted[i]);
   }
 
   /** What a history row keeps of a song as it was: its fields, leak details and version link. */
@@ -361,15 +388,17 @@ export function createSongsService(deps: {
     /** The row of a visible song (for audio streaming). */
     visibleRow,
 
-    /** Title and description for a song page's preview; undefined for unknown or hidden songs. */
+    /** What decides who may see a song (visibility.ts), read now; undefined for an unknown song. */
+    visibilityOf: (id: string) => songs.flags(id),
+
+    /** Title and description for a song page's preview (link previews fetch as visitors): verified songs only. */
     async pageMeta(id: string, publicUrl: string) {
       const row = await songs.findById(id);
-      if (!row || row.is_hidden) return undefined;
+      if (!row || !isPublic(row)) return undefined;
       const artists = (await songs.artistsOf([id])).map((a) => a.username).join(", ");
-      const state = row.status === "verified" ? "Verified" : "Pending verification";
       return {
         title: `${row.title} · ${artists} · Unheard`,
-        description: `${row.title} by ${artists}. ${row.genre}, ${state.toLowerCase()} on Unheard, the home of unreleased music.`,
+        description: `${row.title} by ${artists}. ${row.genre}, verified on Unheard, the home of unreleased music.`,
         url: `${publicUrl}/song/${row.id}`,
         ...(row.audio_key ? { audioUrl: `${publicUrl}/api/songs/${row.id}/audio` } : {}),
       };
@@ -502,31 +531,53 @@ export function createSongsService(deps: {
       }));
     },
 
-    /** The versions of a song (hidden ones for admins only), oldest first. */
+    /**
+     * The versions of a song, oldest first: verified ones for everyone; pending ones for admins, the song's owner
+     * (who may unlink them) and their own uploader; hidden ones for admins only.
+     */
     async versions(id: string, viewer: Viewer | undefined): Promise<Song[]> {
-      await visibleFlags(id, viewer);
-      return hydrate(await songs.versionsOf(id, Boolean(viewer?.isAdmin)), viewer);
+      const song = await visibleFlags(id, viewer);
+      const admin = Boolean(viewer?.isAdmin);
+      const owner = viewer !== undefined && song.submitted_by === viewer.id;
+      const rows = await songs.versionsOf(id, {
+        hidden: admin,
+        pending: admin || owner,
+        ...(viewer ? { ownerId: viewer.id } : {}),
+      });
+      return hydrate(rows, viewer);
     },
 
     /**
-     * Link the song as a version of another (or unlink it, given null): an edit by its owner or an admin, with
-     * a history row and a version bump. One level deep: the other song must not be a version itself, and a
-     * song with versions cannot become one, so no cycle can form.
+     * Link the song as a version of another (or unlink it, given null): an edit with a history row and a version
+     * bump. A link needs both songs' owner, or an admin (issue 24: a link shows on the other song's page and
+     * stops it from becoming a version itself); the owner of the song it is linked to may also unlink it. One
+     * level deep: the other song must not be a version itself, and a song with versions cannot become one, so no
+     * cycle can form.
      */
     async linkVersion(viewer: Viewer, id: string, input: VersionLinkInput | null): Promise<Song> {
       const row = await visibleRow(id, viewer);
-      if (row.submitted_by !== viewer.id && !viewer.isAdmin) throw new AppError("forbidden", MESSAGES.editNoPermission);
+      const mayEdit = row.submitted_by === viewer.id || viewer.isAdmin;
+      if (!mayEdit && input) throw new AppError("forbidden", MESSAGES.editNoPermission);
       const changed = await database.tx(async (trx) => {
         // PostgreSQL: two links at once (A to B, B to A) must not both pass the checks below.
         await songs.lockVersions(trx);
         const fresh = await songs.findById(id, trx);
         if (!fresh) throw new AppError("not_found", MESSAGES.songNotFound);
+        if (!mayEdit) {
+          // Unlinking by someone else than its owner: only the owner of the song it is linked to.
+          const parent = fresh.version_of ? await songs.findById(fresh.version_of, trx) : undefined;
+          if (parent?.submitted_by !== viewer.id) throw new AppError("forbidden", MESSAGES.editNoPermission);
+        }
         if (input) {
           const refuse = (message: string) =>
             new AppError("validation_failed", message, { fields: { songId: message } });
           if (input.songId === id) throw refuse(MESSAGES.versionOfSelf);
           const target = await songs.findById(input.songId, trx);
-          if (!target || (target.is_hidden && !viewer.isAdmin)) throw refuse(MESSAGES.versionTargetNotFound);
+          if (!target || !maySee(target, viewer)) throw refuse(MESSAGES.versionTargetNotFound);
+          if (target.submitted_by !== viewer.id && !viewer.isAdmin)
+            throw new AppError("forbidden", MESSAGES.versionTargetNotYours, {
+              fields: { songId: MESSAGES.versionTargetNotYours },
+            });
           if (target.version_of) throw refuse(MESSAGES.versionOfVersion);
           if (await songs.hasVersions(id, trx)) throw refuse(MESSAGES.versionHasVersions);
         }
@@ -569,11 +620,14 @@ export function createSongsService(deps: {
     ): Promise<Song> {
       let stored: string | undefined;
       try {
+        // A cheap refusal before the decode; the cap is judged again inside the write transaction below.
         await deps.trust?.assertUnderCap(database.db, viewer, "uploads");
         let analysis: DecodedAudio;
         try {
-          analysis = await decodeAudioFile(file.path, file.format);
+          analysis = await (deps.decode ?? decodeAudioFile)(file.path, file.format);
         } catch (err) {
+          // A busy audio pool (503) is not the file's fault.
+          if (err instanceof AppError) throw err;
           const message = audioErrorMessage(err);
           throw new AppError("bad_request", message, { fields: { audio: message } });
         }
@@ -581,6 +635,12 @@ export function createSongsService(deps: {
         const duplicate = audio ? await audio.findDuplicate(analysis.mono, analysis.monoRate) : null;
         if (duplicate && !opts.allowDuplicateAudio) {
           const row = await songs.findById(duplicate.songId);
+          // A song the uploader may not see (hidden, or pending for a waitlisted account) is not named (issue 24).
+          if (row && !maySee(row, viewer)) {
+            throw new AppError("conflict", MESSAGES.duplicateAudioHidden, {
+              fields: { audio: MESSAGES.duplicateAudioHidden },
+            });
+          }
           const [existing] = row ? await hydrate([row], viewer) : [];
           if (existing && row) {
             const artists = existing.artists.map((a) => a.name).join(", ");
@@ -609,6 +669,8 @@ export function createSongsService(deps: {
         stored = key;
         const now = nowIso();
         const notified = await database.tx(async (trx) => {
+          // Judged again where the song is inserted: parallel uploads past the cap cannot all pass (issue 24).
+          await deps.trust?.assertUnderCap(trx, viewer, "uploads");
           await songs.lockTitle(trx, titleKey);
           // Checked inside the write transaction, so two uploads of one song cannot both pass.
           if (await songs.findDuplicate(trx, titleKey, artistKeys)) {
@@ -663,33 +725,54 @@ export function createSongsService(deps: {
       }
     },
 
-    /** Owner/admin edits apply (version+1, history row); verified contributors' go to admin review. */
+    /**
+     * Owner/admin edits apply (version+1, history row); verified contributors' go to admin review. So does an
+     * owner's change of a verified song's title or artists (issue 24): what the badge vouched for changes only
+     * after an admin's review; genre, dates, links and leak details still apply directly, with history.
+     */
     async edit(viewer: Viewer, id: string, input: SongFields & { comment: string }): Promise<EditResult> {
       const row = await visibleRow(id, viewer);
       const isOwner = row.submitted_by === viewer.id;
       if (!isOwner && !viewer.isAdmin) {
         if (viewer.role !== "verified_contributor") throw new AppError("forbidden", MESSAGES.editNoPermission);
-        const suggestionId = await database.tx((trx) => insertSuggestion(trx, viewer.id, id, input, input.comment));
+        const suggestionId = await database.tx((trx) =>
+          insertSuggestion(trx, viewer, id, input, input.comment, suggestionChecks),
+        );
         return { applied: false, message: MESSAGES.editSubmittedForReview, suggestionId };
       }
-      const version = await database.tx((trx) => applyEdit(trx, viewer.id, id, input, input.comment));
-      await bus.publish({ type: "song.changed", songId: id, data: { version } });
+      const outcome = await database.tx(async (trx): Promise<{ version: number } | { suggestionId: string }> => {
+        // Judged on the locked row, so a song verifying meanwhile cannot take a new title with it. The title lock
+        // applyEdit takes comes first, as in every edit, so two edits cannot wait on each other.
+        await songs.lockTitle(trx, nameKey(input.title));
+        const fresh = viewer.isAdmin ? undefined : await songs.lockRow(trx, id);
+        if (fresh?.status === "verified" && (await identityChanged(trx, fresh, input)))
+          return { suggestionId: await insertSuggestion(trx, viewer, id, input, input.comment, suggestionChecks) };
+        return { version: await applyEdit(trx, viewer.id, id, input, input.comment) };
+      });
+      if ("suggestionId" in outcome)
+        return { applied: false, message: MESSAGES.editSubmittedForReview, suggestionId: outcome.suggestionId };
+      await bus.publish({ type: "song.changed", songId: id, data: { version: outcome.version } });
       return { applied: true, message: MESSAGES.editSaved, song: await one(id, viewer) };
     },
 
     /** Super admin: remove the song with its votes, favourites, fingerprints and audio file. */
     async remove(viewer: Viewer, id: string): Promise<void> {
-      const key = await database.tx(async (trx) => {
+      const gone = await database.tx(async (trx) => {
         const row = await songs.findById(id, trx);
         if (!row) throw new AppError("not_found", MESSAGES.songNotFound);
         await audit(trx, viewer.id, "song.deleted", id, { title: row.title });
         await songs.setArtists(trx, id, []);
         await songs.deleteSearch(trx, id);
         await trx.deleteFrom("song").where("id", "=", id).execute();
-        return row.audio_key;
+        return row;
       });
-      if (key) await storage.remove(key);
-      await bus.publish({ type: "song.changed", songId: id, data: { deleted: true } });
+      if (gone.audio_key) await storage.remove(gone.audio_key);
+      // The row is gone: the event carries what the stream needs to know who could see the song.
+      await bus.publish({
+        type: "song.changed",
+        songId: id,
+        data: { deleted: true, status: gone.status, isHidden: Boolean(gone.is_hidden) },
+      });
     },
 
     /** Set the wanted favourite state; idempotent, counter moves only with the row. */

@@ -50,6 +50,7 @@ describeEachDialect("songs: versions", (dialect) => {
   it("links a song as a version with history and a version bump, lists it, and unlinks it", async () => {
     const parent = await song(owner, "Parent Song");
     const snippet = await song(owner, "Parent Song (snippet)");
+    await verify(ctx, parent, snippet);
     // A visitor's cached copy of the parent must not outlive the link.
     expect((await getSong(ctx, parent)).versionCount).toBe(0);
     const res = await link(ctx, owner, snippet, { songId: parent, kind: "snippet" });
@@ -101,13 +102,77 @@ describeEachDialect("songs: versions", (dialect) => {
     await refused(third, { songId: "no-such-song", kind: "remix" }, MESSAGES.versionTargetNotFound);
     await refused(third, { songId: hidden, kind: "remix" }, MESSAGES.versionTargetNotFound);
     await refused(third, { songId: root, kind: "bootleg" }, MESSAGES.invalidVersionKind);
+    // Someone else's song: only an admin may link to it (issue 24).
+    const theirs = await song(other, "Their Track");
+    await verify(ctx, theirs);
+    const foreign = await link(ctx, owner, third, { songId: theirs, kind: "official" });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().error).toMatchObject({
+      message: MESSAGES.versionTargetNotYours,
+      fields: { songId: MESSAGES.versionTargetNotYours },
+    });
     // Owner and admins only: a verified contributor has no review path for links.
     expect((await link(ctx, undefined, third, { songId: root, kind: "remix" })).statusCode).toBe(401);
     expect((await link(ctx, other, third, { songId: root, kind: "remix" })).statusCode).toBe(403);
     const vc = await link(ctx, contributor, third, { songId: root, kind: "remix" });
     expect(vc.statusCode).toBe(403);
     expect(vc.json().error.message).toBe(MESSAGES.editNoPermission);
-    expect((await getSong(ctx, third)).version).toBe(1);
+    expect((await getSong(ctx, third, owner)).version).toBe(1);
+    expect((await getSong(ctx, theirs)).versionCount).toBe(0);
+  });
+
+  it("lets only the owner of both songs or an admin link, shows pending versions to few, and lets the linked song's owner unlink", async () => {
+    // Issue 24: a member linked their pending upload as the "official release" of someone else's verified song.
+    const target = await song(other, "Famous Song");
+    await verify(ctx, target);
+    const fake = await song(owner, "Famous Song (Official)");
+    const refused = await link(ctx, owner, fake, { songId: target, kind: "official" });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe(MESSAGES.versionTargetNotYours);
+    expect((await getSong(ctx, fake, owner)).version).toBe(1);
+    expect((await getSong(ctx, target, other)).versionCount).toBe(0);
+
+    // An admin may link it; while pending it shows only to admins, the song's owner and the version's own uploader.
+    expect((await link(ctx, admin, fake, { songId: target, kind: "official" })).statusCode).toBe(200);
+    const versionsAs = async (u?: User) =>
+      (
+        await ctx.app.inject({
+          method: "GET",
+          url: `/api/songs/${target}/versions`,
+          headers: u ? { cookie: u.cookie } : {},
+        })
+      )
+        .json()
+        .items.map((s: { id: string }) => s.id);
+    expect(await versionsAs()).toEqual([]);
+    expect(await versionsAs(contributor)).toEqual([]);
+    expect(await versionsAs(owner)).toEqual([fake]);
+    expect(await versionsAs(other)).toEqual([fake]);
+    expect(await versionsAs(admin)).toEqual([fake]);
+    expect((await getSong(ctx, target)).versionCount).toBe(0);
+    expect((await getSong(ctx, target, contributor)).versionCount).toBe(0);
+    expect((await getSong(ctx, target, other)).versionCount).toBe(1);
+    expect((await getSong(ctx, target, admin)).versionCount).toBe(1);
+    // Verified, it is public (the admin's verify clears visitors' cached answers).
+    const verified = await ctx.app.inject({
+      method: "POST",
+      url: `/api/songs/${fake}/verify`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(verified.statusCode).toBe(200);
+    expect((await getSong(ctx, target)).versionCount).toBe(1);
+    expect(await versionsAs()).toEqual([fake]);
+
+    // Nobody else may unlink it; the owner of the song it is linked to may.
+    expect((await link(ctx, contributor, fake, null)).statusCode).toBe(403);
+    const unlinked = await link(ctx, other, fake, null);
+    expect(unlinked.statusCode, unlinked.body).toBe(200);
+    expect(unlinked.json()).toMatchObject({ versionOf: null, lastEditedBy: { id: other.id } });
+    expect((await getSong(ctx, target)).versionCount).toBe(0);
+    // ...but not link it anywhere: a link needs the version's owner.
+    const relink = await link(ctx, other, fake, { songId: target, kind: "official" });
+    expect(relink.statusCode).toBe(403);
+    expect(relink.json().error.message).toBe(MESSAGES.editNoPermission);
   });
 
   it("shows one search entry per song with its version count", async () => {
@@ -143,7 +208,7 @@ describeEachDialect("songs: versions", (dialect) => {
     const track = synthesizeTrack(hashString("Version Match Tune"), 30, rate);
     const first = await upload(
       ctx,
-      other.cookie,
+      owner.cookie,
       { title: "Matched Original", artists: ["Version Artist"] },
       { name: "a.wav", data: encodeWav(track, rate) },
     );
@@ -158,12 +223,22 @@ describeEachDialect("songs: versions", (dialect) => {
     expect(res.statusCode).toBe(201);
     const copy = res.json();
     expect(copy.versionSuggestion).toEqual({ songId: originalId, title: "Matched Original" });
-    // Only the uploader and admins are offered it; visitors never see it.
-    expect((await getSong(ctx, copy.id)).versionSuggestion).toBeNull();
+    // Only the uploader and admins are offered it; visitors do not even see the pending song.
+    expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${copy.id}` })).statusCode).toBe(404);
     expect((await getSong(ctx, copy.id, other)).versionSuggestion).toBeNull();
     expect((await getSong(ctx, copy.id, admin)).versionSuggestion).toMatchObject({ songId: originalId });
     // One click takes it; the offer is gone once linked.
     const linked = await link(ctx, owner, copy.id, { songId: originalId, kind: "snippet" });
     expect(linked.json()).toMatchObject({ versionOf: { id: originalId, kind: "snippet" }, versionSuggestion: null });
+    // Someone else's upload of the same audio is not offered to link to it (only an admin may link the two).
+    const theirs = await upload(
+      ctx,
+      other.cookie,
+      { title: "Matched Again", artists: ["Version Artist"], genre: "Pop", allowDuplicateAudio: "true" },
+      { name: "c.wav", data: encodeWav(track.subarray(0, rate * 20), rate) },
+    );
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().versionSuggestion).toBeNull();
+    expect((await getSong(ctx, theirs.json().id, admin)).versionSuggestion).toMatchObject({ songId: originalId });
   }, 60_000);
 });

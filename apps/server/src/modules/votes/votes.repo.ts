@@ -99,11 +99,11 @@ export function createVotesRepo(database: Database) {
       return { up: n(1), down: n(-1) };
     },
 
-    /** Mark whether one vote counts. */
+    /** Mark whether one vote counts; the change dates the vote (a vote that starts counting after its song verified did not help verify it). */
     async setCounted(trx: Db, songId: string, userId: string, counted: boolean) {
       await trx
         .updateTable("vote")
-        .set({ counted })
+        .set({ counted, updated_at: nowIso() })
         .where("song_id", "=", songId)
         .where("user_id", "=", userId)
         .execute();

@@ -225,6 +225,69 @@ describeEachDialect("vote eligibility and contested songs", (dialect) => {
     expect(await points(ctx, late.id)).toBe(3 * 200 + 1);
   });
 
+  it("counts toward a member's record only the upvotes that helped verify a song (issue 24)", async () => {
+    const adminVerify = async (id: string) =>
+      expect(
+        (await ctx.app.inject({ method: "POST", url: `/api/songs/${id}/verify`, headers: { cookie: admin.cookie } }))
+          .statusCode,
+      ).toBe(200);
+    const voter = await member(ctx, "helper-trust@example.com", "user", { ip: "192.0.2.201" });
+    await establish(ctx, voter, admin);
+    expect((await me(ctx, voter)).trust.score).toBe(3);
+    // An upvote on a song verified already matched nothing and risked nothing.
+    const done = await song0(ctx, uploader);
+    await adminVerify(done);
+    expect((await vote(ctx, voter, done, { value: "up" })).json()).toMatchObject({ counted: true });
+    expect((await me(ctx, voter)).trust.score).toBe(3);
+    // One that helped verify it counts.
+    const helped = await song0(ctx, uploader);
+    for (const u of [voter, honest[0] as User, honest[1] as User])
+      expect((await vote(ctx, u, helped, { value: "up" })).statusCode).toBe(200);
+    expect((await song(ctx, admin, helped)).status).toBe("verified");
+    expect((await me(ctx, voter)).trust.score).toBe(4);
+    // A vote cast while it did not count, that started counting only after its song verified, did not help.
+    const late = await member(ctx, "late-helper-trust@example.com", "user", { ip: "192.0.2.202" });
+    const early = await song0(ctx, uploader);
+    expect((await vote(ctx, late, early, { value: "up" })).json().counted).toBe(false);
+    for (const u of honest.slice(0, 3)) await vote(ctx, u, early, { value: "up" });
+    expect((await song(ctx, admin, early)).status).toBe("verified");
+    await establish(ctx, late, admin);
+    await ctx.app.voteSweep();
+    expect(await song(ctx, late, early)).toMatchObject({ upvotes: 4, myVoteNote: null });
+    expect((await me(ctx, late)).trust.score).toBe(3);
+    await expectConsistent(ctx);
+  });
+
+  it("keeps three accounts that upvoted verified songs from verifying an attacker's fake upload (issue 24)", async () => {
+    // The issue's scenario: each farmed account upvotes three songs the community verified long ago, waits out
+    // the account age, then upvotes the attacker's fake leak.
+    const verified: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await song0(ctx, uploader);
+      await ctx.app.inject({ method: "POST", url: `/api/songs/${id}/verify`, headers: { cookie: admin.cookie } });
+      verified.push(id);
+    }
+    const attacker = await member(ctx, "attacker-trust@example.com", "user", { ip: "203.0.113.201" });
+    const farmed: User[] = [];
+    for (let i = 0; i < 3; i++) {
+      const u = await member(ctx, `farmed${i}-trust@example.com`, "user", { ip: `192.0.2.${210 + i}` });
+      for (const id of verified) expect((await vote(ctx, u, id, { value: "up" })).statusCode).toBe(200);
+      await age(ctx, u, 8);
+      expect((await me(ctx, u)).trust).toMatchObject({ level: 0, score: 0, votesCount: false });
+      farmed.push(u);
+    }
+    const fake = await song0(ctx, attacker, "Unreleased Masterpiece (Leak)");
+    for (const u of farmed)
+      expect((await vote(ctx, u, fake, { value: "up" })).json()).toMatchObject({
+        counted: false,
+        note: VOTE_NOTES.noRecord(3, 0),
+      });
+    await ctx.app.voteSweep();
+    expect(await song(ctx, admin, fake)).toMatchObject({ status: "pending", upvotes: 0 });
+    expect(await points(ctx, attacker.id)).toBe(0);
+    await expectConsistent(ctx);
+  });
+
   it("holds a contested song for its open period, then verifies it", async () => {
     const id = await song0(ctx, uploader);
     const [critic, ...fans] = honest as [User, ...User[]];
