@@ -1,3 +1,4 @@
+import { MESSAGES } from "@unheard/shared";
 import { type SelectQueryBuilder, type StringReference, sql } from "kysely";
 import { AppError } from "../errors.js";
 import { toIso } from "./time.js";
@@ -10,31 +11,55 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
-/** Read a cursor the API handed out; anything else is a 400, never a crash. */
+/** Read a cursor the API handed out; anything else is a 400 with a clear message, never a crash. */
 export function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
   if (!cursor) return undefined;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (check(value)) return value;
-  } catch {}
-  throw new AppError("bad_request", "Invalid cursor");
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    value = undefined;
+  }
+  if (check(value)) return value;
+  throw new AppError("bad_request", MESSAGES.invalidCursor);
 }
 
+/**
+ * The furthest an offset cursor may point. Ranked lists are cut from at most this many rows; past it a value only
+ * reaches the database as a number it cannot bind (1e300 was a 500: "datatype mismatch").
+ */
+export const MAX_CURSOR_OFFSET = 1_000_000;
+
+/** Exactly what `toIso` writes (`Date#toISOString`, years 0000-9999), and a real instant. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The ids the app hands out (`newId`, seeded ids): short, URL-safe, nothing a database could choke on (NUL). */
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A timestamp cursors carry: an ISO instant as the app writes it, which round-trips through `Date`. */
+export const isCursorInstant = (v: unknown): v is string =>
+  typeof v === "string" && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString() === v;
+
+/** An id cursors carry. */
+export const isCursorId = (v: unknown): v is string => typeof v === "string" && CURSOR_ID.test(v);
+
 const isKeyset = (v: unknown): v is KeysetCursor =>
-  typeof v === "object" &&
-  v !== null &&
-  typeof (v as KeysetCursor).createdAt === "string" &&
-  typeof (v as KeysetCursor).id === "string";
+  isObject(v) && Object.keys(v).length === 2 && isCursorInstant(v.createdAt) && isCursorId(v.id);
 
 /** A keyset cursor, checked. */
 export const decodeKeyset = (cursor: string | undefined): KeysetCursor | undefined => decodeCursor(cursor, isKeyset);
 
-/** An offset cursor (ranked lists), checked. */
+/** An offset cursor (ranked lists), checked: a whole number from 0 to `MAX_CURSOR_OFFSET`. */
 export const decodeOffset = (cursor: string | undefined): number =>
   decodeCursor(
     cursor,
     (v): v is { o: number } =>
-      typeof v === "object" && v !== null && Number.isInteger((v as { o: number }).o) && (v as { o: number }).o >= 0,
+      isObject(v) &&
+      Object.keys(v).length === 1 &&
+      Number.isSafeInteger(v.o) &&
+      (v.o as number) >= 0 &&
+      (v.o as number) <= MAX_CURSOR_OFFSET,
   )?.o ?? 0;
 
 /**
@@ -75,4 +100,27 @@ export function newestAfter<DB, TB extends keyof DB, O>(
       )
     : qb;
   return after.orderBy(atRef, "desc").orderBy(idRef, "desc");
+}
+
+/**
+ * Order a query oldest first by (`at` asc, `id` asc) and start it after `cursor`: keyset paging for queues that
+ * are worked from the oldest end (reports, edit suggestions); `keysetPage` cuts the page as for newest first.
+ */
+export function oldestAfter<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  at: StringReference<DB, TB>,
+  id: StringReference<DB, TB>,
+  cursor: KeysetCursor | undefined,
+): SelectQueryBuilder<DB, TB, O> {
+  const atRef = sql.ref<string>(at);
+  const idRef = sql.ref<string>(id);
+  const after = cursor
+    ? qb.where((eb) =>
+        eb.or([
+          eb(atRef, ">", cursor.createdAt),
+          eb.and([eb(atRef, "=", cursor.createdAt), eb(idRef, ">", cursor.id)]),
+        ]),
+      )
+    : qb;
+  return after.orderBy(atRef, "asc").orderBy(idRef, "asc");
 }

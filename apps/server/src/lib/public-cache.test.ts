@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPublicCache, etagOf } from "./public-cache.js";
+import { createPublicCache, etagOf, invalidateFor, songCacheKey } from "./public-cache.js";
 
 const text = (v: string) => v;
 
@@ -52,5 +52,42 @@ describe("public cache", () => {
       cache.through("k", async (): Promise<string> => Promise.reject(new Error("boom")), text),
     ).rejects.toThrow("boom");
     expect((await cache.through("k", async () => "ok", text)).body).toBe("ok");
+  });
+
+  it("forgets one key, and does not keep that key's answer computed before", async () => {
+    const cache = createPublicCache({ ttlMs: 60_000, maxEntries: 10 });
+    await cache.through("other", async () => "kept", text);
+    let release: (v: string) => void = () => {};
+    const slow = cache.through("k", () => new Promise<string>((r) => (release = r)), text);
+    cache.forget("k");
+    release("stale");
+    expect((await slow).body).toBe("stale");
+    expect((await cache.through("k", async () => "fresh", text)).body).toBe("fresh");
+    expect((await cache.through("other", async () => "recomputed", text)).body).toBe("kept");
+  });
+
+  // Issue 24: each favourite toggle cleared everything, so one member toggling fast slowed every visitor's feed.
+  it("drops only the song's page on a favourite count, and everything on any other song change", async () => {
+    const cache = createPublicCache({ ttlMs: 60_000, maxEntries: 10 });
+    const fill = async () => {
+      for (const k of ["feed:newest", songCacheKey("s1"), songCacheKey("s2")])
+        await cache.through(k, async () => k, text);
+    };
+    await fill();
+    invalidateFor(cache, { type: "song.changed", songId: "s1", data: { favoriteCount: 4 } });
+    expect(cache.size).toBe(2);
+    expect((await cache.through("feed:newest", async () => "recomputed", text)).body).toBe("feed:newest");
+    for (const data of [
+      { isHidden: true },
+      { status: "verified", statusChanged: true },
+      { favoriteCount: 1, edited: true },
+    ]) {
+      await fill();
+      invalidateFor(cache, { type: "song.changed", songId: "s1", data });
+      expect(cache.size, JSON.stringify(data)).toBe(0);
+    }
+    await fill();
+    invalidateFor(cache, { type: "me.changed", userId: "u" });
+    expect(cache.size).toBe(3);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { AppEvent } from "./events.js";
 
 /** A serialised answer and its validator. */
 export type CachedBody = { body: string; etag: string };
@@ -11,10 +12,26 @@ export function etagOf(body: string): string {
   return `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 }
 
+/** The key of a song page in the cache (songs.routes.ts), so a change to one song can drop just that page. */
+export const songCacheKey = (songId: string): string => `song:${songId}`;
+
+/**
+ * What a song event does to visitors' cached answers: a favourite count alone drops only that song's page (feeds
+ * keep the old count for at most the TTL); any other change drops everything. Clearing everything on each
+ * toggle let one member toggling 90 times a second empty the cache as fast: visitors' feed median 4 ms -> 20 ms.
+ */
+export function invalidateFor(cache: PublicCache, event: AppEvent): void {
+  if (event.type !== "song.changed") return;
+  const keys = Object.keys(event.data);
+  if (keys.length === 1 && keys[0] === "favoriteCount") cache.forget(songCacheKey(event.songId));
+  else cache.clear();
+}
+
 /**
  * Answers that are the same for every visitor (feeds, song pages, searches), kept for a few seconds. The
- * owner clears it on the events that change songs, so the TTL only bounds what no event announces (a
- * release date passing, an artist renamed). Misses for one key share one computation.
+ * owner clears it on the events that change songs (`invalidateFor`), so the TTL only bounds what no event
+ * announces (a release date passing, an artist renamed, a favourite count in a feed). Misses for one key share one
+ * computation.
  */
 export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = opts.now ?? Date.now;
@@ -35,7 +52,8 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
         .then((value) => {
           const body = serialize(value);
           const cached = { value, body, etag: etagOf(body) };
-          if (started === generation) {
+          // Not after clear(), nor after forget(key) dropped this computation (inFlight then holds another or none).
+          if (started === generation && inFlight.get(key) === work) {
             if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
             entries.set(key, { ...cached, expiresAt: now() + opts.ttlMs });
           }
@@ -52,6 +70,11 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
       generation++;
       entries.clear();
       inFlight.clear();
+    },
+    /** Forget one answer: only it has changed. */
+    forget(key: string): void {
+      entries.delete(key);
+      inFlight.delete(key);
     },
     get size(): number {
       return entries.size;

@@ -39,4 +39,19 @@ describeEachDialect("rate limiter", (dialect) => {
     t += 900_000;
     expect(await hits(limiter, "c", 4)).toEqual(["ok", "ok", "ok", 900]);
   });
+
+  it("records without refusing, peeks without counting, and resets a key", async () => {
+    let t = 1_750_000_000_000;
+    const limiter = createRateLimiter(database, () => t);
+    expect(await limiter.peek(rule, "d")).toBe(0);
+    for (let i = 1; i <= 5; i++) expect(await limiter.record(rule, "d")).toBe(i);
+    expect(await limiter.peek(rule, "d")).toBe(5);
+    expect(await limiter.peek(rule, "d")).toBe(5);
+    await expect(limiter.refuse(rule, "d")).rejects.toMatchObject({ code: "rate_limited" });
+    await limiter.reset(rule, "d");
+    expect(await limiter.peek(rule, "d")).toBe(0);
+    expect(await hits(limiter, "d", 1)).toEqual(["ok"]);
+    t += 900_000;
+    expect(await limiter.peek(rule, "d")).toBe(0);
+  });
 });

@@ -10,4 +10,7 @@ export const RULES_OFF_ENV = {
   DAILY_CAPS: "false",
   PUBLIC_RATE_LIMIT: "0",
   EXPORT_RATE_LIMIT: "0",
+  // The soak and the browser tests hold many live streams from one address.
+  EVENT_STREAMS_PER_ADDRESS: "0",
+  EVENT_STREAMS_PER_USER: "0",
 } as const satisfies Record<string, string>;

@@ -22,7 +22,14 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
 };
 
 /** Limits of one import: the file's size and rows, and the rows a dry run lists per outcome. */
-export const IMPORT_LIMITS = { maxMb: 20, maxRows: 50_000, maxColumns: 100, rowsShownPerOutcome: 1000 } as const;
+export const IMPORT_LIMITS = {
+  maxMb: 20,
+  maxRows: 50_000,
+  maxColumns: 100,
+  rowsShownPerOutcome: 1000,
+  /** Longest cell read: 5x the longest value kept (notes, 2,000); a longer cell is a mistake or an attack. */
+  maxCellChars: 10_000,
+} as const;
 
 /** What an import refuses and reports, worded for the admin. */
 export const IMPORT_MESSAGES = {
@@ -34,6 +41,8 @@ export const IMPORT_MESSAGES = {
   tooLarge: `The file is too large (max ${IMPORT_LIMITS.maxMb} MB).`,
   tooManyRows: `The file has too many rows (max ${IMPORT_LIMITS.maxRows.toLocaleString("en-US")}).`,
   tooManyColumns: `The file has too many columns (max ${IMPORT_LIMITS.maxColumns}).`,
+  cellTooLong: (row: number) =>
+    `Row ${row.toLocaleString("en-US")} has a cell longer than ${IMPORT_LIMITS.maxCellChars.toLocaleString("en-US")} characters. Shorten it and try again.`,
   noRows: "The file has a header row but no songs.",
   mappingLength: "The mapping must name a field for every column.",
   titleUnmapped: "Map a column to Title.",

@@ -34,7 +34,13 @@ export const reportSchema = z.object({
   songHidden: z.boolean(),
 });
 export type Report = z.infer<typeof reportSchema>;
-export const reportListSchema = z.object({ items: z.array(reportSchema) });
+/** A page of an admin queue, oldest first: `nextCursor` (as `cursor`) fetches the next; `total` counts them all. */
+const queuePage = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable(), total: z.number().int() });
+/** Items of an admin queue page, unless asked for fewer (`limit`). */
+export const QUEUE_PAGE_SIZE = 50;
+
+export const reportListSchema = queuePage(reportSchema);
 
 export const processReportSchema = z.object({ action: z.enum(["resolve", "reject"]) });
 export const hideSongSchema = z.object({ hidden: z.boolean() });
@@ -76,7 +82,7 @@ export const editSuggestionSchema = z.object({
   reviewNotes: z.string().nullable(),
 });
 export type EditSuggestion = z.infer<typeof editSuggestionSchema>;
-export const editSuggestionListSchema = z.object({ items: z.array(editSuggestionSchema) });
+export const editSuggestionListSchema = queuePage(editSuggestionSchema);
 
 export const reviewSuggestionSchema = z.object({
   action: z.enum(["approve", "reject"]),

@@ -189,13 +189,21 @@ describeEachDialect("login limits by client network", (dialect) => {
   const attempt = (app: TestContext, remoteAddress: string, headers: Record<string, string> = {}) =>
     login(app, `spray-${n++}@example.com`, "guess-guess", { remoteAddress, headers });
 
-  it("limits each account on its own, whatever the address", async () => {
+  // Issue 24: one account's limit from anywhere let anyone lock its owner out. Now: one try per client while
+  // the account is under attack (scale 0.1: a budget of 1 failure, 1 try per client).
+  it("throttles each account per client, and lets a client that has not failed through", async () => {
+    await signUp(ctx, "acct@example.com", "owner-pass");
     expect((await login(ctx, "acct@example.com", "guess-1", { remoteAddress: "10.0.0.1" })).statusCode).toBe(401);
-    const second = await login(ctx, "acct@example.com", "guess-2", { remoteAddress: "10.0.0.2" });
+    const second = await login(ctx, "acct@example.com", "guess-2", { remoteAddress: "10.0.0.1" });
     expect(second.statusCode).toBe(429);
     expect(second.json().error).toEqual({ code: "rate_limited", message: MESSAGES.tooManyRequests });
+    // Another client gets its one try while the account is under attack, then waits too.
+    expect((await login(ctx, "acct@example.com", "guess-3", { remoteAddress: "10.0.0.2" })).statusCode).toBe(401);
+    expect((await login(ctx, "acct@example.com", "guess-4", { remoteAddress: "10.0.0.2" })).statusCode).toBe(429);
     // Case and spacing do not make it another account.
-    expect((await login(ctx, " ACCT@example.com ", "guess-3", { remoteAddress: "10.0.0.3" })).statusCode).toBe(429);
+    expect((await login(ctx, " ACCT@example.com ", "guess-5", { remoteAddress: "10.0.0.2" })).statusCode).toBe(429);
+    // The owner, from a clean client, is in.
+    expect((await login(ctx, "acct@example.com", "owner-pass", { remoteAddress: "10.0.0.3" })).statusCode).toBe(200);
   });
 
   it("counts IPv6 clients by their /64 network", async () => {
@@ -235,6 +243,58 @@ describeEachDialect("login limits by client network", (dialect) => {
     for (let i = 0; i < 4; i++)
       one.push((await attempt(proxied, "127.0.0.1", { "x-forwarded-for": "203.0.113.50" })).statusCode);
     expect(one).toEqual([401, 401, 401, 429]);
+  });
+});
+
+// Issue 24: ten wrong passwords from any address, then the owner's right one from another address got 429 for
+// 15 minutes (admins too). At production limits: guessing is slowed per client, the owner is never locked out.
+describeEachDialect("login throttling without lockout", (dialect) => {
+  const ctx = useTestApp(dialect);
+  const from = (remoteAddress: string, email: string, password: string) =>
+    login(ctx, email, password, { remoteAddress });
+  const tries = async (remoteAddress: string, email: string, n: number) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push((await from(remoteAddress, email, `wrong-${i}`)).statusCode);
+    return out;
+  };
+
+  it("lets the owner (an admin) in from a clean client after 10+ failures from another; the attacker stays throttled", async () => {
+    await signUp(ctx, "owner-lock@example.com", "owner-pass");
+    await ctx.database.db
+      .updateTable("user")
+      .set({ role: "super_admin" })
+      .where("email", "=", "owner-lock@example.com")
+      .execute();
+    expect(await tries("203.0.113.66", "owner-lock@example.com", 12)).toEqual([...Array(10).fill(401), 429, 429]);
+    const owner = await from("198.51.100.20", "owner-lock@example.com", "owner-pass");
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().user.role).toBe("super_admin");
+    // The attacker's client is still throttled, even holding the right password now.
+    expect((await from("203.0.113.66", "owner-lock@example.com", "owner-pass")).statusCode).toBe(429);
+    // The owner mistyping once from their clean client is not locked out either: they get in after.
+    expect((await from("198.51.100.21", "owner-lock@example.com", "typo")).statusCode).toBe(401);
+    expect((await from("198.51.100.20", "owner-lock@example.com", "owner-pass")).statusCode).toBe(200);
+  });
+
+  it("gives each other client one guess while the account is under attack", async () => {
+    await signUp(ctx, "spread@example.com", "owner-pass");
+    expect(await tries("203.0.113.70", "spread@example.com", 10)).toEqual(Array(10).fill(401));
+    for (let c = 71; c < 76; c++) expect(await tries(`203.0.113.${c}`, "spread@example.com", 2)).toEqual([401, 429]);
+  });
+
+  it("counts guesses sent all at once from one client", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => from("203.0.113.90", "parallel@example.com", `wrong-${i}`)),
+    );
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(10);
+  });
+
+  it("still throttles one client across many accounts (credential stuffing)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++)
+      statuses.push((await from("203.0.113.99", `stuffed-${i}@example.com`, "pw")).statusCode);
+    expect(statuses).toEqual([...Array(30).fill(401), 429, 429]);
   });
 });
 

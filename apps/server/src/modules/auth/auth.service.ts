@@ -4,17 +4,31 @@ import { AppError } from "../../errors.js";
 import { clientKey, type RateLimiter } from "../../lib/rate-limit.js";
 import type { Auth } from "./auth.js";
 
-/** Limits for the account flows: per client IP and per account. */
+/**
+ * Limits for the account flows. Guessing is throttled per client, never by locking the account (issue 24: ten
+ * wrong passwords from anywhere locked the owner out for 15 minutes, admins too; three reset requests did the same
+ * for resets):
+ * - loginIp: attempts from one client, whatever the accounts (credential stuffing);
+ * - loginClient: attempts on one account from one client; a success starts it again;
+ * - loginAccount: failed attempts on one account from anywhere. Past it the account is under attack and each
+ *   client gets one try a window: many clients guess slowly, and the owner, from a client that has not
+ *   failed, still signs in;
+ * - resetAccount, resendAccount: mails to one account an hour. Past them the answer is the same success, and
+ *   no mail goes out: neither a lockout nor a sign that the account exists.
+ */
 export const AUTH_LIMITS = {
   loginIp: { name: "login-ip", limit: 30, windowSec: 15 * 60 },
+  loginClient: { name: "login-client", limit: 10, windowSec: 15 * 60 },
   loginAccount: { name: "login-account", limit: 10, windowSec: 15 * 60 },
   registerIp: { name: "register-ip", limit: 20, windowSec: 60 * 60 },
   resetIp: { name: "reset-ip", limit: 10, windowSec: 15 * 60 },
-  resetAccount: { name: "reset-account", limit: 3, windowSec: 15 * 60 },
+  resetAccount: { name: "reset-account", limit: 3, windowSec: 60 * 60 },
   resendIp: { name: "resend-ip", limit: 10, windowSec: 15 * 60 },
-  resendAccount: { name: "resend-account", limit: 3, windowSec: 15 * 60 },
+  resendAccount: { name: "resend-account", limit: 3, windowSec: 60 * 60 },
   changePassword: { name: "change-password", limit: 10, windowSec: 15 * 60 },
 } as const;
+
+type AuthLimit = (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS];
 
 /** Better Auth's answer code, when the error is one of its own. */
 function authCode(err: unknown): string | undefined {
@@ -35,12 +49,13 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
   const { auth } = deps;
   const scale = deps.limitScale ?? 1;
   // Test environments may scale every account limit up; production runs at 1.
+  const scaled = (rule: AuthLimit) => ({ ...rule, limit: Math.ceil(rule.limit * scale) });
   const limiter = {
-    hit: (rule: (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS], subject: string) =>
-      deps.limiter.hit({ ...rule, limit: Math.ceil(rule.limit * scale) }, subject),
+    hit: (rule: AuthLimit, subject: string) => deps.limiter.hit(scaled(rule), subject),
     // Per-client limits count an IPv6 client by its /64 (see clientKey).
-    hitIp: (rule: (typeof AUTH_LIMITS)[keyof typeof AUTH_LIMITS], ip: string) =>
-      deps.limiter.hit({ ...rule, limit: Math.ceil(rule.limit * scale) }, clientKey(ip)),
+    hitIp: (rule: AuthLimit, ip: string) => deps.limiter.hit(scaled(rule), clientKey(ip)),
+    /** Count a mail to an account; false once past the rule's limit (then no mail goes out, silently). */
+    mayMail: async (rule: AuthLimit, email: string) => (await deps.limiter.record(rule, email)) <= scaled(rule).limit,
   };
   return {
     async register(input: { email: string; password: string }, ip: string, headers: Headers): Promise<void> {
@@ -59,7 +74,16 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
       headers: Headers,
     ): Promise<WithCookies<{ userId: string }>> {
       await limiter.hitIp(AUTH_LIMITS.loginIp, ip);
-      await limiter.hit(AUTH_LIMITS.loginAccount, input.email);
+      // Attempts on this account from this client, counted before the attempt so parallel guesses count too.
+      const pair = `${input.email}|${clientKey(ip)}`;
+      const tries = await limiter.hit(AUTH_LIMITS.loginClient, pair);
+      // Under attack (failures from anywhere past the budget), a client gets its first try only: a clean
+      // client, the owner's, still gets through with the right password; a guessing one waits for its window.
+      if (
+        tries > 1 &&
+        (await deps.limiter.peek(AUTH_LIMITS.loginAccount, input.email)) >= scaled(AUTH_LIMITS.loginAccount).limit
+      )
+        await deps.limiter.refuse(AUTH_LIMITS.loginClient, pair);
       // The session this browser already holds, if any: it ends once the new one exists, so a session id
       // never outlives a sign-in (a planted or leaked one is worthless afterwards).
       const previous = await auth.api.getSession({ headers });
@@ -73,10 +97,16 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
       } catch (err) {
         const code = authCode(err);
         if (code === "EMAIL_NOT_VERIFIED") throw new AppError("email_not_verified", MESSAGES.emailNotVerified);
-        if (code === "INVALID_EMAIL_OR_PASSWORD") throw new AppError("invalid_credentials", MESSAGES.loginFailed);
+        if (code === "INVALID_EMAIL_OR_PASSWORD") {
+          // Known and unknown e-mails alike (no enumeration by timing or by limits).
+          await deps.limiter.record(AUTH_LIMITS.loginAccount, input.email);
+          throw new AppError("invalid_credentials", MESSAGES.loginFailed);
+        }
         throw mapError(err, "invalid_credentials", MESSAGES.loginFailed);
       }
       if (previous) await auth.api.revokeSession({ body: { token: previous.session.token }, headers });
+      // The owner got in from this client: its earlier failures no longer count against it.
+      await deps.limiter.reset(AUTH_LIMITS.loginClient, pair);
       return { result: { userId: signedIn.response.user.id }, setCookie: cookiesOf(signedIn.headers) };
     },
 
@@ -93,7 +123,8 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
 
     async resendVerification(email: string, ip: string): Promise<void> {
       await limiter.hitIp(AUTH_LIMITS.resendIp, ip);
-      await limiter.hit(AUTH_LIMITS.resendAccount, email);
+      // Past the account's mails an hour: the same answer, and no mail (not a lockout, not an oracle).
+      if (!(await limiter.mayMail(AUTH_LIMITS.resendAccount, email))) return;
       try {
         await auth.api.sendVerificationEmail({ body: { email } });
       } catch (err) {
@@ -112,7 +143,9 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
 
     async forgotPassword(email: string, ip: string, redirectTo: string): Promise<void> {
       await limiter.hitIp(AUTH_LIMITS.resetIp, ip);
-      await limiter.hit(AUTH_LIMITS.resetAccount, email);
+      // Past the account's mails an hour: the same success, and no mail. A 429 here locked the owner out of
+      // resets whenever anyone asked three times, and told them the limit was reached.
+      if (!(await limiter.mayMail(AUTH_LIMITS.resetAccount, email))) return;
       try {
         await auth.api.requestPasswordReset({ body: { email, redirectTo } });
       } catch (err) {

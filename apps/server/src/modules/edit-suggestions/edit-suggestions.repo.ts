@@ -1,11 +1,15 @@
 import type { LeakDetails, SuggestionValues } from "@unheard/shared";
 import { MESSAGES } from "@unheard/shared";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
 import { leakOf } from "../songs/leak-details.js";
+import { maySee } from "../songs/visibility.js";
+import type { TrustService } from "../trust/trust.service.js";
 
 /** Song fields as an edit suggestion holds them. */
 type Fields = {
@@ -43,8 +47,53 @@ export async function currentValues(
   };
 }
 
-/** Record a proposal against the song's current version; returns its id. */
+/** What a member's suggestion is checked against: the database's dialect (for its lock) and the daily caps. */
+export type SuggestionChecks = {
+  dialect: Database["dialect"];
+  /** The daily caps (decision 015); absent only where an app is built without trust rules. */
+  trust: Pick<TrustService, "assertUnderCap"> | undefined;
+};
+
+/**
+ * Record a member's proposal against the song's current version; returns its id. Every path that records one goes
+ * through here (the suggest route; songs.service edit() for verified contributors and owners' identity changes),
+ * held to the same rules (issue 24: one member sent 480 in 9 s, some on hidden songs):
+ * - the song must be one the member may see, else 404 as for an unknown id (a hidden song is not confirmed);
+ * - one open suggestion per member and song (409);
+ * - the member's daily cap (429, trust.assertUnderCap).
+ * Call it inside the transaction that inserts: the checks count what is committed, and concurrent calls by one
+ * member run one after another (SQLite: BEGIN IMMEDIATE; PostgreSQL: a per-member advisory lock until commit).
+ */
 export async function insertSuggestion(
+  trx: Kysely<DB>,
+  viewer: Viewer,
+  songId: string,
+  fields: Fields,
+  reason: string,
+  checks: SuggestionChecks,
+): Promise<string> {
+  if (checks.dialect === "postgres")
+    await sql`select pg_advisory_xact_lock(hashtext(${`suggest:${viewer.id}`}))`.execute(trx);
+  const song = await trx
+    .selectFrom("song")
+    .select(["status", "is_hidden", "submitted_by"])
+    .where("id", "=", songId)
+    .executeTakeFirst();
+  if (!song || !maySee(song, viewer)) throw new AppError("not_found", MESSAGES.songNotFound);
+  const open = await trx
+    .selectFrom("edit_suggestion")
+    .select("id")
+    .where("song_id", "=", songId)
+    .where("submitted_by", "=", viewer.id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  if (open) throw new AppError("conflict", MESSAGES.suggestionAlreadyOpen);
+  await checks.trust?.assertUnderCap(trx, viewer, "suggestions");
+  return insertSuggestionUnchecked(trx, viewer.id, songId, fields, reason);
+}
+
+/** Record a proposal with no checks: for the demo seed only, which writes a made-up history. */
+export async function insertSuggestionUnchecked(
   trx: Kysely<DB>,
   userId: string,
   songId: string,

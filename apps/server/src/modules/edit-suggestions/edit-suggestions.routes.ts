@@ -2,12 +2,13 @@ import {
   editSuggestionListSchema,
   MESSAGES,
   okSchema,
+  QUEUE_PAGE_SIZE,
   reviewSuggestionSchema,
   suggestEditSchema,
 } from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
-import { idParams, routeOptions } from "../../lib/route-schemas.js";
+import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { EditSuggestionsService } from "./edit-suggestions.service.js";
 
@@ -31,16 +32,20 @@ export function editSuggestionsRoutes(
     },
   );
 
-  app.get("/api/edit-suggestions", options(editSuggestionListSchema), async (req) => {
-    await viewers.admin(req);
-    return { items: await suggestions.pending() };
-  });
+  app.get(
+    "/api/edit-suggestions",
+    options(editSuggestionListSchema, { querystring: pageQuery(100, QUEUE_PAGE_SIZE) }),
+    async (req) => {
+      await viewers.permitted(req, "canEditAllSongs", MESSAGES.noPermissionEditSongs);
+      return suggestions.pending(req.query.cursor, req.query.limit);
+    },
+  );
 
   app.post(
     "/api/edit-suggestions/:id/review",
     options(okSchema, { params: idParams, body: reviewSuggestionSchema }),
     async (req) => {
-      const viewer = await viewers.admin(req);
+      const viewer = await viewers.permitted(req, "canEditAllSongs", MESSAGES.noPermissionEditSongs);
       return { ok: true as const, message: await suggestions.review(viewer, req.params.id, req.body) };
     },
   );

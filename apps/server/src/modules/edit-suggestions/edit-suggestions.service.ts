@@ -1,13 +1,31 @@
-import { type EditSuggestion, LEAK_FIELDS, type LeakDetails, MESSAGES, type SuggestionValues } from "@unheard/shared";
+import {
+  type EditSuggestion,
+  LEAK_FIELDS,
+  type LeakDetails,
+  MESSAGES,
+  SUGGESTIONS_PER_MINUTE,
+  type SuggestionValues,
+} from "@unheard/shared";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, keysetPage, oldestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
+import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { SongFields, SongsService } from "../songs/songs.service.js";
+import type { TrustService } from "../trust/trust.service.js";
 import { currentValues, insertSuggestion } from "./edit-suggestions.repo.js";
+
+/** Suggestions per member and minute (issue 24): a script is stopped within the minute, a person never. */
+const suggestLimit = (perMinute: number) => ({
+  name: "suggest",
+  limit: perMinute,
+  windowSec: 60,
+  message: MESSAGES.tooManySuggestions,
+});
 
 const FIELDS = ["title", "artist", "genre", "releaseDate", "soundcloudUrl", ...LEAK_FIELDS] as const;
 
@@ -25,26 +43,51 @@ export function createEditSuggestionsService(deps: {
   songs: SongsService;
   bus: EventBus;
   notifier: Notifier;
+  /** The per-minute limit; absent in apps built without one. */
+  limiter?: RateLimiter;
+  /** The daily caps (decision 015). */
+  trust?: Pick<TrustService, "assertUnderCap">;
+  /** Suggestions a member may send a minute (SUGGESTIONS_PER_MINUTE). */
+  perMinute?: number;
 }) {
   const { database, songs, bus, notifier } = deps;
   const { db } = database;
 
   return {
-    /** Record a proposal against the song's current version. */
+    /** Record a proposal against the song's current version, within the member's limits (insertSuggestion). */
     async create(viewer: Viewer, songId: string, fields: SongFields, reason: string): Promise<string> {
-      return database.tx((trx) => insertSuggestion(trx, viewer.id, songId, fields, reason));
+      // Admins have no caps (trust.assertUnderCap); they are not held to the per-minute limit either.
+      if (!viewer.isAdmin) await deps.limiter?.hit(suggestLimit(deps.perMinute ?? SUGGESTIONS_PER_MINUTE), viewer.id);
+      return database.tx((trx) =>
+        insertSuggestion(trx, viewer, songId, fields, reason, { dialect: database.dialect, trust: deps.trust }),
+      );
     },
 
-    async pending(): Promise<EditSuggestion[]> {
-      const rows = await db
+    /**
+     * The pending suggestions, oldest first, a page at a time (keyset on submission time and id): the queue is
+     * worked through to its end however long it grows (it showed the oldest 500 only, so later ones never
+     * appeared); `total` counts them all.
+     */
+    async pending(
+      cursor: string | undefined,
+      limit: number,
+    ): Promise<{ items: EditSuggestion[]; nextCursor: string | null; total: number }> {
+      const pos = decodeKeyset(cursor);
+      const query = db
         .selectFrom("edit_suggestion")
         .innerJoin("user", "user.id", "edit_suggestion.submitted_by")
         .selectAll("edit_suggestion")
         .select(["user.username as submitter_name"])
-        .where("edit_suggestion.status", "=", "pending")
-        .orderBy("edit_suggestion.submitted_at", "asc")
-        .limit(500)
+        .where("edit_suggestion.status", "=", "pending");
+      const fetched = await oldestAfter(query, "edit_suggestion.submitted_at", "edit_suggestion.id", pos)
+        .limit(limit + 1)
         .execute();
+      const { page: rows, nextCursor } = keysetPage(fetched, limit, (r) => r.submitted_at);
+      const { n } = await db
+        .selectFrom("edit_suggestion")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("status", "=", "pending")
+        .executeTakeFirstOrThrow();
       const out: EditSuggestion[] = [];
       for (const r of rows) {
         const current = await currentValues(db, r.song_id);
@@ -68,7 +111,7 @@ export function createEditSuggestionsService(deps: {
           reviewNotes: r.review_notes,
         });
       }
-      return out;
+      return { items: out, nextCursor, total: Number(n) };
     },
 
     /** Approve (apply in the same transaction) or reject. A stale suggestion needs an explicit override. */

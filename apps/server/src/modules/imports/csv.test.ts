@@ -1,5 +1,6 @@
-import { IMPORT_MESSAGES, LEAK_FIELDS } from "@unheard/shared";
+import { IMPORT_LIMITS, IMPORT_MESSAGES, LEAK_FIELDS } from "@unheard/shared";
 import { describe, expect, it } from "vitest";
+import { callWithin } from "../../test/bounded-call.js";
 import { CsvError, decodeText, detectDelimiter, parseDelimited, readTable } from "./csv.js";
 import {
   guessMapping,
@@ -67,6 +68,15 @@ describe("csv parser", () => {
         ["1", "2"],
       ],
     });
+  });
+
+  it("refuses a cell longer than the cell limit, naming its row", () => {
+    const long = `a${" ".repeat(30_000)}b`;
+    expect(() => readTable(bytes(`Name,Artist\nok,x\nsong,"${long}"`), "t.csv", 10)).toThrow(
+      IMPORT_MESSAGES.cellTooLong(3),
+    );
+    const fits = "x".repeat(IMPORT_LIMITS.maxCellChars);
+    expect(readTable(bytes(`Name\n${fits}`), "t.csv", 10).rows[1]).toEqual([fits]);
   });
 });
 
@@ -141,4 +151,32 @@ describe("tracker values", () => {
       producers: ["Kay", "Jay"],
     });
   });
+
+  // Issue 24: "a" + 3,000 spaces + "b" in an artists cell backtracked cubically through the name split and froze
+  // the server for 25 s during a preview. Each value parser gets 30 KB cells built to make a backtracking regex
+  // try every split of a run (blank runs before a word that never comes, unclosed brackets), on a worker thread
+  // that is ended at the deadline: linear work is a few milliseconds, the old patterns never finished.
+  it("splits and parses 30 KB adversarial cells in linear time", async () => {
+    const module = new URL("./tracker-values.ts", import.meta.url);
+    const spaces = " ".repeat(30_000);
+    const cases: [string, string, unknown][] = [
+      ["splitNames", `a${spaces}b`, ["a b"]],
+      ["splitNames", `a${" \t".repeat(15_000)}x`, ["a x"]],
+      ["splitNames", `a${spaces}x${spaces}b`, ["a", "b"]],
+      ["splitNames", ",".repeat(30_000), []],
+      ["splitArtists", `a${spaces}b`, { artists: ["a b"], features: [] }],
+      ["splitArtists", `a${" feat".repeat(6_000)}`, undefined],
+      ["splitTitle", `a${spaces}b`, { title: "a b", features: [], producers: [] }],
+      ["splitTitle", `a${"(feat. b".repeat(4_000)}`, undefined],
+      ["splitTitle", `a${"[prod by ".repeat(3_000)}`, undefined],
+      ["parseDate", `jan${spaces}x`, undefined],
+      ["parseDate", `1${spaces}jan${spaces}x`, undefined],
+      ["parseGenre", `${spaces}x`, undefined],
+    ];
+    for (const [fn, cell, expected] of cases) {
+      const { value, ms } = await callWithin(module, fn, [cell, "Leak date"], 3_000);
+      if (expected !== undefined) expect(value, fn).toEqual(expected);
+      expect(ms, `${fn} on ${JSON.stringify(cell.slice(0, 20))}…`).toBeLessThan(1_000);
+    }
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { IMPORT_MESSAGES } from "@unheard/shared";
+import { IMPORT_LIMITS, IMPORT_MESSAGES } from "@unheard/shared";
 
 /** A delimiter a tracker export uses. */
 export type Delimiter = "," | "\t" | ";";
@@ -64,9 +64,15 @@ export function detectDelimiter(text: string): Delimiter {
 /**
  * Rows of cells of a delimited text (RFC 4180, leniently): quoted cells may hold delimiters, newlines and
  * doubled quotes; rows end with LF, CRLF or CR; a quote inside an unquoted cell is kept as it is; an unclosed
- * quote runs to the end of the file. Stops with CsvError past `maxRows` rows.
+ * quote runs to the end of the file. Stops with CsvError past `maxRows` rows or at a cell longer than `maxCell`
+ * characters (the value parsers then never see an oversized cell).
  */
-export function parseDelimited(text: string, delimiter: Delimiter, maxRows = Number.POSITIVE_INFINITY): string[][] {
+export function parseDelimited(
+  text: string,
+  delimiter: Delimiter,
+  maxRows = Number.POSITIVE_INFINITY,
+  maxCell = Number.POSITIVE_INFINITY,
+): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   const n = text.length;
@@ -123,6 +129,7 @@ export function parseDelimited(text: string, delimiter: Delimiter, maxRows = Num
       cell = text.slice(i, k);
       i = k;
     }
+    if (cell.length > maxCell) throw new CsvError(IMPORT_MESSAGES.cellTooLong(rows.length + 1));
     row.push(cell);
     if (i >= n) {
       endRow();
@@ -150,5 +157,5 @@ export function parseDelimited(text: string, delimiter: Delimiter, maxRows = Num
 export function readTable(bytes: Uint8Array, fileName: string, maxRows: number): Table {
   const text = decodeText(bytes);
   const delimiter = /\.tsv$|\.tab$/i.test(fileName) ? "\t" : detectDelimiter(text);
-  return { delimiter, rows: parseDelimited(text, delimiter, maxRows + 1) };
+  return { delimiter, rows: parseDelimited(text, delimiter, maxRows + 1, IMPORT_LIMITS.maxCellChars) };
 }

@@ -1,5 +1,6 @@
 import {
   ADMIN_PERMISSIONS,
+  IMPORT_LIMITS,
   IMPORT_MESSAGES,
   type ImportBatch,
   type ImportField,
@@ -101,6 +102,8 @@ describeEachDialect("imports", (dialect) => {
           last_active: null,
         },
       ])
+      // useMembers' admins hold every permission (issue 24): these records replace theirs.
+      .onConflict((oc) => oc.column("user_id").doUpdateSet((eb) => ({ permissions: eb.ref("excluded.permissions") })))
       .execute();
     const res = await upload(ctx, people.user.cookie, {
       title: "Existing Hit",
@@ -163,6 +166,20 @@ describeEachDialect("imports", (dialect) => {
     expect(bare.statusCode).toBe(415);
     const wrongLength = await preview(cookie, TRACKER, { mapping: ["title", "artists"] });
     expect(wrongLength.json().error.message).toBe(IMPORT_MESSAGES.mappingLength);
+  });
+
+  // Issue 24: an artists cell of "a" + 3,000 spaces + "b" froze the server for 25 s during a preview.
+  it("previews cells built to make a regex backtrack at once, and refuses a cell over the cell limit", async () => {
+    const cookie = people.boss.cookie;
+    const blanks = " ".repeat(IMPORT_LIMITS.maxCellChars - 10);
+    const started = performance.now();
+    const res = await preview(cookie, `Name,Artist(s)\n"Song${blanks}(feat.",a${blanks}b`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().rows[0]).toMatchObject({ title: "Song (feat.", artists: ["a b"] });
+    const tooLong = await preview(cookie, `Name,Artist(s)\nSong,a${" ".repeat(30_000)}b`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.message).toBe(IMPORT_MESSAGES.cellTooLong(2));
   });
 
   it("dry-runs a messy tracker: per row create, update or skip, with reasons and warnings", async () => {

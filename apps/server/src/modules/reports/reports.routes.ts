@@ -3,11 +3,12 @@ import {
   MESSAGES,
   okSchema,
   processReportSchema,
+  QUEUE_PAGE_SIZE,
   reportInputSchema,
   reportListSchema,
 } from "@unheard/shared";
 import type { App } from "../../http.js";
-import { idParams, routeOptions } from "../../lib/route-schemas.js";
+import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ReportsService } from "./reports.service.js";
 
@@ -27,22 +28,22 @@ export function reportsRoutes(app: App, deps: { reportsService: ReportsService; 
     },
   );
 
-  app.get("/api/reports", options(reportListSchema), async (req) => {
-    await viewers.admin(req);
-    return { items: await reportsService.pending() };
+  app.get("/api/reports", options(reportListSchema, { querystring: pageQuery(100, QUEUE_PAGE_SIZE) }), async (req) => {
+    await viewers.permitted(req, "canManageReports", MESSAGES.noPermissionReports);
+    return reportsService.pending(req.query.cursor, req.query.limit);
   });
 
   app.post(
     "/api/reports/:id/process",
     options(okSchema, { params: idParams, body: processReportSchema }),
     async (req) => {
-      const viewer = await viewers.admin(req);
+      const viewer = await viewers.permitted(req, "canManageReports", MESSAGES.noPermissionReports);
       return { ok: true as const, message: await reportsService.process(viewer, req.params.id, req.body.action) };
     },
   );
 
   app.put("/api/songs/:id/hidden", options(okSchema, { params: idParams, body: hideSongSchema }), async (req) => {
-    const viewer = await viewers.admin(req);
+    const viewer = await viewers.permitted(req, "canManageReports", MESSAGES.noPermissionReports);
     await reportsService.setHidden(viewer, req.params.id, req.body.hidden);
     return { ok: true as const, message: req.body.hidden ? MESSAGES.songHidden : MESSAGES.songUnhidden };
   });

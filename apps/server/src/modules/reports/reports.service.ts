@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, keysetPage, oldestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -66,8 +67,16 @@ export function createReportsService(deps: {
       });
     },
 
-    async pending(): Promise<Report[]> {
-      const rows = await db
+    /**
+     * The pending reports, oldest first, a page at a time (keyset on report time and id), so the queue is worked
+     * through to its end however long it grows (it showed the oldest 500 only); `total` counts them all.
+     */
+    async pending(
+      cursor: string | undefined,
+      limit: number,
+    ): Promise<{ items: Report[]; nextCursor: string | null; total: number }> {
+      const pos = decodeKeyset(cursor);
+      const query = db
         .selectFrom("report")
         .innerJoin("song", "song.id", "report.song_id")
         .innerJoin("user", "user.id", "report.user_id")
@@ -85,11 +94,17 @@ export function createReportsService(deps: {
           "user.id as reporter_id",
           "user.username as reporter_name",
         ])
-        .where("report.status", "=", "pending")
-        .orderBy("report.created_at", "asc")
-        .limit(500)
+        .where("report.status", "=", "pending");
+      const fetched = await oldestAfter(query, "report.created_at", "report.id", pos)
+        .limit(limit + 1)
         .execute();
-      return rows.map((r) => ({
+      const { page: rows, nextCursor } = keysetPage(fetched, limit, (r) => r.created_at);
+      const { n } = await db
+        .selectFrom("report")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("status", "=", "pending")
+        .executeTakeFirstOrThrow();
+      const items = rows.map((r) => ({
         id: r.id,
         songId: r.song_id,
         songTitle: r.song_title,
@@ -102,6 +117,7 @@ export function createReportsService(deps: {
         processedBy: r.processed_by,
         songHidden: Boolean(r.is_hidden),
       }));
+      return { items, nextCursor, total: Number(n) };
     },
 
     async process(viewer: Viewer, reportId: string, action: "resolve" | "reject"): Promise<string> {

@@ -1,11 +1,11 @@
 import { MESSAGES } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
-import { storedNumber, type User, upload, useOwnerFanAdmin, verify } from "../../test/fixtures.js";
+import { insertVerifiedSongs } from "../../test/export-fixtures.js";
+import { getMe, member, storedNumber, type User, upload, useOwnerFanAdmin, verify } from "../../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../../test/harness.js";
 
 describeEachDialect("reports", (dialect) => {
   const ctx = useTestApp(dialect);
-  // The reporter signs up as fan-r@example.com, so their username is "fan-r".
   const { owner, fan: reporter, admin } = useOwnerFanAdmin(ctx, "r");
   let songId: string;
   beforeAll(async () => {
@@ -66,7 +66,7 @@ describeEachDialect("reports", (dialect) => {
         songTitle: "Reported",
         reason: "fake_leak",
         details: "AI voice",
-        reporter: { id: reporter.id, username: "fan-r" },
+        reporter: { id: reporter.id, username: (await getMe(ctx, reporter.cookie)).json().username },
       }),
     ]);
     const id = list.items[0].id;
@@ -131,6 +131,59 @@ describeEachDialect("reports", (dialect) => {
       headers: { cookie: admin.cookie },
       payload: { hidden: false },
     });
-    expect((await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}` })).statusCode).toBe(200);
+    // Shown again to members (the upheld fake-leak report above sent it back to pending, which visitors never see).
+    expect(
+      (await ctx.app.inject({ method: "GET", url: `/api/songs/${songId}`, headers: { cookie: reporter.cookie } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  // Issue 24: the queue showed the oldest 500 reports, so a report filed after a flood never appeared.
+  it("pages the admin queue through every pending report, oldest first, and a late one appears", async () => {
+    const { db } = ctx.database;
+    const songs = await insertVerifiedSongs(db, 120, { prefix: "rq", artists: 1 });
+    // Many at one instant: the id orders them, and no page may skip or repeat one.
+    const at = "2020-01-01T00:00:00.000Z";
+    await db
+      .insertInto("report")
+      .values(
+        songs.map((song_id, i) => ({
+          id: `rqreport${String(i).padStart(4, "0")}`,
+          song_id,
+          user_id: reporter.id,
+          reason: "duplicate",
+          details: "",
+          created_at: at,
+        })),
+      )
+      .execute();
+    const late = await upload(ctx, owner.cookie, { title: "Late Report", artists: ["Late"] });
+    await verify(ctx, late.json().id);
+    const lateFiler = await member(ctx, "late-r@example.com");
+    expect((await report(lateFiler, late.json().id, { reason: "wrong_title" })).statusCode).toBe(201);
+    const pending = await db.selectFrom("report").select("id").where("status", "=", "pending").execute();
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url = `/api/reports?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const res = await ctx.app.inject({ method: "GET", url, headers: { cookie: admin.cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as { items: { id: string }[]; nextCursor: string | null; total: number };
+      expect(page.items.length).toBeLessThanOrEqual(50);
+      expect(page.total).toBe(pending.length);
+      ids.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(pending.map((p) => p.id).sort());
+    const lateRow = await db
+      .selectFrom("report")
+      .select("id")
+      .where("user_id", "=", lateFiler.id)
+      .executeTakeFirstOrThrow();
+    expect(ids.at(-1)).toBe(lateRow.id);
   });
 });

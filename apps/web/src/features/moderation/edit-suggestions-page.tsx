@@ -8,21 +8,24 @@ import { Notice } from "../../ui/notice";
 import { CardList, oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate } from "./format";
 import { useEditSuggestions } from "./moderation";
+import { QueueLoadMore } from "./queue-load-more";
 import { ReviewDialog } from "./review-dialog";
 import { SuggestionCompare } from "./suggestion-compare";
 
 /** /edit-suggestions (admin): pending suggestions, original and suggested side by side, with Review. */
 export function EditSuggestionsPage() {
   const suggestions = useEditSuggestions();
+  const subtitle = oldestFirst(
+    "pending suggestion",
+    "pending suggestions",
+    "Corrections the community has proposed to song details.",
+  );
   return (
     <QueryListPage
       title="Edit Suggestions"
-      subtitle={oldestFirst(
-        "pending suggestion",
-        "pending suggestions",
-        "Corrections the community has proposed to song details.",
-      )}
-      query={suggestions}
+      // The whole queue's count, not the rows loaded so far.
+      subtitle={subtitle(suggestions.data?.total ?? 0)}
+      query={{ ...suggestions, data: suggestions.data?.items }}
       loadingLabel="Loading edit suggestions"
       errorMessage={MESSAGES.suggestionsLoadFailed}
       empty={{
@@ -32,9 +35,12 @@ export function EditSuggestionsPage() {
       }}
     >
       {(items) => (
-        <CardList items={items} spacing="gap-4">
-          {(s) => <SuggestionCard suggestion={s} onStale={() => void suggestions.refetch()} />}
-        </CardList>
+        <>
+          <CardList items={items} spacing="gap-4">
+            {(s) => <SuggestionCard suggestion={s} onStale={() => void suggestions.refetch()} />}
+          </CardList>
+          <QueueLoadMore query={suggestions} />
+        </>
       )}
     </QueryListPage>
   );

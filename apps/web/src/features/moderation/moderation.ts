@@ -1,7 +1,7 @@
-import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { EditSuggestion, Report, Song, SuggestEditInput } from "@unheard/shared";
 import { api, type OkResponse } from "../../lib/api/api";
-import { itemsQuery, useQueueAction } from "../../lib/api/query-helpers";
+import { queuePagesQuery, updateItems, useQueueAction } from "../../lib/api/query-helpers";
 import { meKey } from "../accounts/me";
 
 /** Every cached answer that may show a song: after a moderation change they are refetched. */
@@ -15,9 +15,9 @@ export function invalidateSongViews(queryClient: QueryClient): Promise<void> {
 /** Query key of the pending reports list. */
 export const reportsKey = ["moderation", "reports"] as const;
 
-/** The admin's report queue: GET /api/reports, pending reports oldest first (admins). */
+/** The admin's report queue: GET /api/reports, pending reports oldest first, a page at a time (admins). */
 export function useReports() {
-  return useQuery(itemsQuery<Report>(reportsKey, "/api/reports"));
+  return useInfiniteQuery(queuePagesQuery<Report>(reportsKey, "/api/reports"));
 }
 
 /** Resolve or reject a report; the row leaves the queue on success. */
@@ -38,8 +38,8 @@ export function useSetSongHidden() {
     mutationFn: (input: { songId: string; hidden: boolean }) =>
       api.put<OkResponse>(`/api/songs/${encodeURIComponent(input.songId)}/hidden`, { hidden: input.hidden }),
     onSuccess: (_res, { songId, hidden }) => {
-      queryClient.setQueryData<Report[]>(reportsKey, (list) =>
-        list?.map((r) => (r.songId === songId ? { ...r, songHidden: hidden } : r)),
+      updateItems<Report>(queryClient, reportsKey, (list) =>
+        list.map((r) => (r.songId === songId ? { ...r, songHidden: hidden } : r)),
       );
       void invalidateSongViews(queryClient);
     },
@@ -73,9 +73,12 @@ export function useSuggestEdit(songId: string) {
 /** Query key of the pending edit suggestions. */
 export const editSuggestionsKey = ["moderation", "edit-suggestions"] as const;
 
-/** The admin's edit suggestion queue: GET /api/edit-suggestions, with each song's current values (admins). */
+/**
+ * The admin's edit suggestion queue: GET /api/edit-suggestions, oldest first, a page at a time, with each song's
+ * current values (admins).
+ */
 export function useEditSuggestions() {
-  return useQuery(itemsQuery<EditSuggestion>(editSuggestionsKey, "/api/edit-suggestions"));
+  return useInfiniteQuery(queuePagesQuery<EditSuggestion>(editSuggestionsKey, "/api/edit-suggestions"));
 }
 
 /** What an admin decides about a suggestion. */

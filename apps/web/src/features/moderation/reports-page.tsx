@@ -9,15 +9,18 @@ import { Pill } from "../../ui/list-states";
 import { CardList, oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate, REPORT_REASON_LABELS } from "./format";
 import { useProcessReport, useReports, useSetSongHidden } from "./moderation";
+import { QueueLoadMore } from "./queue-load-more";
 
 /** /reports (admin): the pending reports, oldest first, with View Song, Hide, Reject and Resolve. */
 export function ReportsPage() {
   const reports = useReports();
+  const subtitle = oldestFirst("pending report", "pending reports", "Songs the community has flagged for review.");
   return (
     <QueryListPage
       title="Reports"
-      subtitle={oldestFirst("pending report", "pending reports", "Songs the community has flagged for review.")}
-      query={reports}
+      // The whole queue's count, not the rows loaded so far.
+      subtitle={subtitle(reports.data?.total ?? 0)}
+      query={{ ...reports, data: reports.data?.items }}
       loadingLabel="Loading reports"
       errorMessage={MESSAGES.reportsLoadFailed}
       empty={{
@@ -27,9 +30,12 @@ export function ReportsPage() {
       }}
     >
       {(items) => (
-        <CardList items={items} spacing="gap-3">
-          {(report) => <ReportCard report={report} />}
-        </CardList>
+        <>
+          <CardList items={items} spacing="gap-3">
+            {(report) => <ReportCard report={report} />}
+          </CardList>
+          <QueueLoadMore query={reports} />
+        </>
       )}
     </QueryListPage>
   );

@@ -1,4 +1,12 @@
-import { type QueryClient, type QueryKey, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  type QueryClient,
+  type QueryKey,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { api, isApiError } from "./api";
 
 /** A list the API answers as `{ items }` (GET `path`), cached as the bare items under `queryKey`. */
@@ -6,9 +14,46 @@ export function itemsQuery<T>(queryKey: QueryKey, path: string) {
   return queryOptions({ queryKey, queryFn: async () => (await api.get<{ items: T[] }>(path)).items });
 }
 
+/** A page of an admin queue as the API answers it: oldest first, the cursor of the next page, and the count of all. */
+export type QueuePage<T> = { items: T[]; nextCursor: string | null; total: number };
+
+/**
+ * An admin queue read a page at a time (`useInfiniteQuery`; "Load more" fetches the next): `select` gives the
+ * loaded rows as one list and the queue's total, so no queue is ever cut at its first page.
+ */
+export function queuePagesQuery<T>(queryKey: QueryKey, path: string) {
+  return infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) =>
+      api.get<QueuePage<T>>(pageParam ? `${path}?cursor=${encodeURIComponent(pageParam)}` : path),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    select: (data) => ({
+      items: data.pages.flatMap((p) => p.items),
+      total: data.pages.at(-1)?.total ?? 0,
+    }),
+  });
+}
+
+/** Change every cached row of a list, whether cached as plain items or as a queue's pages. */
+export function updateItems<T>(queryClient: QueryClient, queryKey: QueryKey, change: (items: T[]) => T[]): void {
+  queryClient.setQueryData<T[] | InfiniteData<QueuePage<T>, string | null>>(queryKey, (data) => {
+    if (!data) return data;
+    if (Array.isArray(data)) return change(data);
+    // One row fewer in the queue: its total too (approximately, until the next fetch).
+    return {
+      ...data,
+      pages: data.pages.map((p) => {
+        const items = change(p.items);
+        return { ...p, items, total: Math.max(0, p.total - (p.items.length - items.length)) };
+      }),
+    };
+  });
+}
+
 /** Drop one row (by id) from a cached list of items, as when it left a queue. */
 function removeItem<T extends { id: string }>(queryClient: QueryClient, queryKey: QueryKey, id: string): void {
-  queryClient.setQueryData<T[]>(queryKey, (list) => list?.filter((item) => item.id !== id));
+  updateItems<T>(queryClient, queryKey, (list) => list.filter((item) => item.id !== id));
 }
 
 /** True when a refusal means the list on screen is out of date (someone else acted first). */
