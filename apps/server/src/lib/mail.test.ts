@@ -59,6 +59,21 @@ describe("mail", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("keeps every message to one recipient sent at the same moment (issue 24: reset mails were overwritten)", async () => {
+    const own = mkdtempSync(path.join(dir, "same-"));
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: "Unheard <no-reply@unheard.local>",
+      dataDir: own,
+      log: silent as unknown as Log,
+    });
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => mailer.send({ to: "same@example.com", subject: `Reset ${i}`, text: `${i}` })),
+    );
+    const files = readdirSync(path.join(own, "mail")).filter((f) => f.endsWith("-same@example.com.eml"));
+    expect(files).toHaveLength(5);
+  });
+
   it("writes one valid .eml per message to the outbox without SMTP_URL", async () => {
     const mailer = createMailer({
       smtpUrl: undefined,

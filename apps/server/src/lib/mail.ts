@@ -28,6 +28,7 @@ export function createMailer(opts: {
   }
   const outbox = path.join(opts.dataDir, "mail");
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  let written = 0;
   return {
     mode: "outbox",
     async send(msg) {
@@ -39,10 +40,13 @@ export function createMailer(opts: {
         html: msg.html,
       });
       await mkdir(outbox, { recursive: true });
+      // Two mails to one recipient in the same millisecond must not share a file: a sequence number keeps both,
+      // in order, and "wx" refuses to overwrite whatever else might hold the name.
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const seq = String(++written % 1_000_000).padStart(6, "0");
       const safeTo = msg.to.replace(/[^a-zA-Z0-9@._+-]/g, "_");
-      const file = path.join(outbox, `${stamp}-${safeTo}.eml`);
-      await writeFile(file, info.message as Buffer);
+      const file = path.join(outbox, `${stamp}-${seq}-${safeTo}.eml`);
+      await writeFile(file, info.message as Buffer, { flag: "wx" });
       opts.log.info(
         { to: msg.to, subject: msg.subject, file, link: msg.link },
         `mail written to outbox${msg.link ? `: ${msg.link}` : ""}`,
