@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ADMIN_PERMISSIONS, type AdminPermission } from "@unheard/shared";
@@ -17,6 +16,7 @@ import {
   type MatrixRole,
   PERMISSION_MATRIX,
 } from "./permission-matrix.js";
+import { changedTables, snapshotTables, tableNames } from "./table-snapshot.js";
 
 const PASSWORD = "secret123";
 /** Rate-limit counters count attempts, refused ones included: that is their job, so they may change on a 4xx. */
@@ -160,28 +160,7 @@ describeEachDialect("permission matrix", (dialect) => {
   };
 
   /** Every table's rows (but rate-limit counters), hashed per table. */
-  async function snapshot(): Promise<Record<string, string>> {
-    const { db } = ctx.database;
-    if (ctx.database.dialect === "postgres") {
-      // One round trip: each table's rows as text, in a stable order, hashed by the server.
-      const columns = tables.map(
-        (t) => `(select md5(coalesce(string_agg(r::text, E'\\n' order by r::text), '')) from "${t}" r) as "${t}"`,
-      );
-      const { rows } = await sql<Record<string, string>>`select ${sql.raw(columns.join(", "))}`.execute(db);
-      return rows[0] ?? {};
-    }
-    const out: Record<string, string> = {};
-    for (const table of tables) {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
-      const lines = rows.map((r) => JSON.stringify(r)).sort();
-      out[table] = createHash("sha256").update(lines.join("\n")).digest("hex");
-    }
-    return out;
-  }
-
-  /** The tables whose hashes differ. */
-  const changedTables = (before: Record<string, string>, after: Record<string, string>) =>
-    tables.filter((t) => before[t] !== after[t]);
+  const snapshot = () => snapshotTables(ctx, tables);
 
   /** Only the status of an event stream: it never ends, so it is read over a real connection and dropped. */
   function streamStatus(url: string, cookie: string | undefined): Promise<number> {
@@ -271,15 +250,7 @@ describeEachDialect("permission matrix", (dialect) => {
       const res = await ctx.app.inject({ method: "PUT", url, headers: { cookie: cookies.owner } });
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);
     }
-    const { rows } =
-      ctx.database.dialect === "sqlite"
-        ? await sql<{ name: string }>`select name from sqlite_master where type = 'table'
-            and name not like 'sqlite_%' order by name`.execute(ctx.database.db)
-        : await sql<{ name: string }>`select table_name as name from information_schema.tables
-            where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(
-            ctx.database.db,
-          );
-    tables = rows.map((r) => r.name).filter((t) => !UNSNAPSHOTTED.has(t));
+    tables = await tableNames(ctx, UNSNAPSHOTTED);
     await ctx.app.listen({ host: "127.0.0.1", port: 0 });
     port = (ctx.app.server.address() as AddressInfo).port;
   });

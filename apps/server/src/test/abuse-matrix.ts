@@ -1,0 +1,405 @@
+// Abuse limits as data (issue 24), like the permission matrix: each row is an action an ordinary account can repeat,
+// the limit that bounds it, and how to try it past that limit. abuse.test.ts runs every row twice, sequentially and
+// with all attempts at once, on SQLite and PostgreSQL, and asserts the limit held and nothing else changed.
+import { DAILY_CAPS, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import type { User } from "./fixtures.js";
+import type { TestContext } from "./harness.js";
+
+/** What one attempt answered. */
+export type AbuseAnswer = { statusCode: number; body: string };
+
+/** One attack, prepared on fresh accounts and songs. */
+export type AbuseAttack = {
+  /** Send attempt `i` (0-based). */
+  send(i: number): Promise<AbuseAnswer>;
+  /** The rows the action has made so far (or, where it makes none, what it got through): what the limit bounds. */
+  made(): Promise<number>;
+  /** Further checks once every attempt is answered (the owner still gets in, say). */
+  after?(answers: AbuseAnswer[]): Promise<void>;
+  /** Let go of what the attack holds open (event streams). */
+  release?(): Promise<void>;
+};
+
+/** A member the kit made: signed in, with the e-mail and password it signs in with. */
+export type Member = User & { email: string; password: string };
+
+/** What a test kit gives a row: fresh members and songs, unique per call. */
+export type AbuseKit = {
+  ctx: TestContext;
+  /** A new verified member, let in from the waitlist, of trust level 0 (a new account). */
+  member(): Promise<Member>;
+  /** A song owned by `owner` (a fresh member when omitted); `verified` for a verified one. */
+  song(opts?: { owner?: User; verified?: boolean; hidden?: boolean }): Promise<string>;
+  /** A placeholder artist, by id. */
+  artist(): Promise<string>;
+  /** Upload a 2 s WAV made from `seed` as `user`. */
+  upload(user: User, fields: Record<string, string>, seed: string): Promise<AbuseAnswer>;
+  /** A user's username, by id. */
+  usernameOf(id: string): Promise<string>;
+  /** A client address no other attempt used. */
+  clientAddress(): string;
+  /** A unique text for titles and names. */
+  unique(prefix: string): string;
+  /** Rows of `table` where `column` is `value`. */
+  count(table: string, column: string, value: string): Promise<number>;
+  /** An authenticated request as `user`; `from` is the client address it comes from. */
+  as(user: User | undefined, method: string, url: string, payload?: unknown, from?: string): Promise<AbuseAnswer>;
+  /** Open the live-event stream as `user` over a real connection: its status, and a way to close it. */
+  stream(user: User): Promise<{ statusCode: number; body: string; close(): void }>;
+  /** The e-mails sent to `email` so far. */
+  mails(email: string): number;
+};
+
+/** One row of the table. */
+export type AbuseCase = {
+  action: string;
+  /** The rule that bounds it, as docs/SECURITY.md states it. */
+  limit: string;
+  /** Attempts sent. */
+  attempts: number;
+  /** Attempts that succeed (2xx): the first ones when sent one after another. */
+  succeed: number;
+  /** Rows made at the end. */
+  rows: number;
+  /** The status every other attempt gets (one of them, when a list). */
+  refusal: number | number[];
+  /** Settings the row needs beyond the suite's (the rows that share them share one app). */
+  env?: Record<string, string>;
+  /** Tables a successful attempt may change; every other table must be left as it was. */
+  writes: string[];
+  prepare(kit: AbuseKit): Promise<AbuseAttack>;
+};
+
+const LEVEL0 = 0;
+
+/** Songs for an attack that needs one target per attempt. */
+async function songs(kit: AbuseKit, n: number, verified = false): Promise<string[]> {
+  const owner = await kit.member();
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(await kit.song({ owner, verified }));
+  return out;
+}
+
+/** A count once it has stayed the same for half a second (at most 5 s). */
+async function settled(read: () => number): Promise<number> {
+  let last = read();
+  for (let waited = 0; waited < 5000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = read();
+    if (now === last && waited >= 250) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** The table: every action an ordinary account repeats, with its limit. */
+export const ABUSE_MATRIX: AbuseCase[] = [
+  {
+    action: "vote",
+    limit: `a new member casts at most ${DAILY_CAPS.votes[LEVEL0]} votes a day`,
+    attempts: DAILY_CAPS.votes[LEVEL0] + 4,
+    succeed: DAILY_CAPS.votes[LEVEL0],
+    rows: DAILY_CAPS.votes[LEVEL0],
+    refusal: 429,
+    writes: ["vote", "song", "points_ledger", "user", "notification"],
+    async prepare(kit) {
+      const voter = await kit.member();
+      const targets = await songs(kit, this.attempts);
+      return {
+        send: (i) => kit.as(voter, "PUT", `/api/songs/${targets[i]}/vote`, { value: "up" }),
+        made: () => kit.count("vote", "user_id", voter.id),
+      };
+    },
+  },
+  {
+    action: "report",
+    limit: `a new member files at most ${DAILY_CAPS.reports[LEVEL0]} reports a day`,
+    attempts: DAILY_CAPS.reports[LEVEL0] + 3,
+    succeed: DAILY_CAPS.reports[LEVEL0],
+    rows: DAILY_CAPS.reports[LEVEL0],
+    refusal: 429,
+    writes: ["report", "song", "notification"],
+    async prepare(kit) {
+      const reporter = await kit.member();
+      const targets = await songs(kit, this.attempts, true);
+      return {
+        send: (i) =>
+          kit.as(reporter, "POST", `/api/songs/${targets[i]}/reports`, { reason: "duplicate", details: "repeat" }),
+        made: () => kit.count("report", "user_id", reporter.id),
+      };
+    },
+  },
+  {
+    action: "report the same song",
+    limit: "one open report per member and song",
+    attempts: 4,
+    succeed: 1,
+    rows: 1,
+    refusal: 409,
+    writes: ["report", "song", "notification"],
+    async prepare(kit) {
+      const reporter = await kit.member();
+      const target = await kit.song({ verified: true });
+      return {
+        send: () => kit.as(reporter, "POST", `/api/songs/${target}/reports`, { reason: "duplicate", details: "again" }),
+        made: () => kit.count("report", "user_id", reporter.id),
+      };
+    },
+  },
+  {
+    action: "favourite",
+    limit: "a favourite is one row per member and song, and the count follows the rows",
+    attempts: 8,
+    succeed: 8,
+    rows: 1,
+    refusal: 0,
+    writes: ["favorite", "song"],
+    async prepare(kit) {
+      const fan = await kit.member();
+      const target = await kit.song({ verified: true });
+      return {
+        send: () => kit.as(fan, "PUT", `/api/songs/${target}/favorite`),
+        made: () => kit.count("favorite", "user_id", fan.id),
+      };
+    },
+  },
+  {
+    action: "follow",
+    limit: "a follow is one row per member and artist, and the count follows the rows",
+    attempts: 8,
+    succeed: 8,
+    rows: 1,
+    refusal: 0,
+    writes: ["follow", "user"],
+    async prepare(kit) {
+      const fan = await kit.member();
+      const artist = await kit.artist();
+      return {
+        send: () => kit.as(fan, "PUT", `/api/artists/${artist}/follow`),
+        made: () => kit.count("follow", "follower_id", fan.id),
+      };
+    },
+  },
+  {
+    action: "upload",
+    limit: `a new member uploads at most ${DAILY_CAPS.uploads[LEVEL0]} songs a day`,
+    attempts: DAILY_CAPS.uploads[LEVEL0] + 3,
+    succeed: DAILY_CAPS.uploads[LEVEL0],
+    rows: DAILY_CAPS.uploads[LEVEL0],
+    refusal: 429,
+    writes: [
+      "song",
+      "song_artist",
+      "song_fts",
+      "song_words_fts",
+      "search_word",
+      "search_word_fts",
+      "user",
+      "job",
+      "notification",
+    ],
+    async prepare(kit) {
+      const uploader = await kit.member();
+      const tag = kit.unique("Capped");
+      return {
+        send: (i) => kit.upload(uploader, { title: `${tag} ${i}`, artists: `${tag} Artist` }, `${tag} tune ${i}`),
+        made: () => kit.count("song", "submitted_by", uploader.id),
+      };
+    },
+  },
+  {
+    action: "suggest an edit",
+    limit: `a new member suggests at most ${DAILY_CAPS.suggestions[LEVEL0]} edits a day, ${SUGGESTIONS_PER_MINUTE} a minute`,
+    attempts: DAILY_CAPS.suggestions[LEVEL0] + 3,
+    succeed: DAILY_CAPS.suggestions[LEVEL0],
+    rows: DAILY_CAPS.suggestions[LEVEL0],
+    refusal: 429,
+    writes: ["edit_suggestion", "notification"],
+    async prepare(kit) {
+      const suggester = await kit.member();
+      const targets = await songs(kit, this.attempts, true);
+      return {
+        send: (i) =>
+          kit.as(suggester, "POST", `/api/songs/${targets[i]}/edit-suggestions`, {
+            title: kit.unique("Better Title"),
+            artists: ["Someone Else"],
+            genre: "Rock",
+            reason: "flood",
+          }),
+        made: () => kit.count("edit_suggestion", "submitted_by", suggester.id),
+      };
+    },
+  },
+  {
+    action: "suggest on the same song",
+    limit: "one open suggestion per member and song",
+    attempts: 4,
+    succeed: 1,
+    rows: 1,
+    refusal: 409,
+    writes: ["edit_suggestion", "notification"],
+    async prepare(kit) {
+      const suggester = await kit.member();
+      const target = await kit.song({ verified: true });
+      return {
+        send: (i) =>
+          kit.as(suggester, "POST", `/api/songs/${target}/edit-suggestions`, {
+            title: `Another Title ${i}`,
+            artists: ["Someone Else"],
+            genre: "Rock",
+            reason: "again",
+          }),
+        made: () => kit.count("edit_suggestion", "submitted_by", suggester.id),
+      };
+    },
+  },
+  {
+    action: "suggest on a hidden song",
+    limit: "a hidden song answers as an unknown one",
+    attempts: 3,
+    succeed: 0,
+    rows: 0,
+    refusal: 404,
+    writes: [],
+    async prepare(kit) {
+      const suggester = await kit.member();
+      const target = await kit.song({ verified: true, hidden: true });
+      return {
+        send: () =>
+          kit.as(suggester, "POST", `/api/songs/${target}/edit-suggestions`, {
+            title: "Peek",
+            artists: ["Someone Else"],
+            genre: "Rock",
+            reason: "is it there?",
+          }),
+        made: () => kit.count("edit_suggestion", "submitted_by", suggester.id),
+      };
+    },
+  },
+  {
+    action: "rename to an artist's name",
+    limit: "an artist's name, or a look-alike of it, is never a member's",
+    attempts: 3,
+    succeed: 0,
+    rows: 0,
+    // Taken (409), or a name mixing alphabets (400).
+    refusal: [409, 400],
+    writes: [],
+    async prepare(kit) {
+      const squatter = await kit.member();
+      const artist = await kit.artist();
+      const name = await kit.usernameOf(artist);
+      // The artist's own name, with Cyrillic "А"/"а" for the Latin letters, and in fullwidth letters.
+      const fullwidth = (c: string) => String.fromCodePoint((c.codePointAt(0) ?? 0) + 0xfee0);
+      const names = [name, name.replace(/A/g, "\u0410").replace(/a/g, "\u0430"), name.replace(/[A-Za-z]/g, fullwidth)];
+      return {
+        send: (i) => kit.as(squatter, "PATCH", "/api/me", { username: names[i] }),
+        made: async () => (names.includes(await kit.usernameOf(squatter.id)) ? 1 : 0),
+      };
+    },
+  },
+  {
+    action: "link a version to someone else's song",
+    limit: "a version link needs the owner of both songs, or an admin",
+    attempts: 3,
+    succeed: 0,
+    rows: 0,
+    refusal: 403,
+    writes: [],
+    async prepare(kit) {
+      const faker = await kit.member();
+      const own = await kit.song({ owner: faker });
+      const target = await kit.song({ verified: true });
+      const kinds = ["official", "remix", "snippet"];
+      return {
+        send: (i) => kit.as(faker, "PUT", `/api/songs/${own}/version-of`, { songId: target, kind: kinds[i] }),
+        made: () => kit.count("song", "version_of", target),
+      };
+    },
+  },
+  {
+    action: "open live-event streams",
+    limit: "at most 8 open streams per member",
+    env: { EVENT_STREAMS_PER_USER: "8", EVENT_STREAMS_PER_ADDRESS: "16" },
+    attempts: 10,
+    succeed: 8,
+    rows: 8,
+    refusal: 429,
+    writes: [],
+    async prepare(kit) {
+      const watcher = await kit.member();
+      const open: { close(): void }[] = [];
+      return {
+        async send() {
+          const s = await kit.stream(watcher);
+          if (s.statusCode === 200) open.push(s);
+          else s.close();
+          return s;
+        },
+        made: async () => open.length,
+        async release() {
+          for (const s of open) s.close();
+        },
+      };
+    },
+  },
+  {
+    action: "guess a password",
+    limit: "10 guesses per account and client; the owner still gets in from another client",
+    env: { AUTH_LIMIT_SCALE: "1" },
+    attempts: 12,
+    succeed: 0,
+    rows: 10,
+    refusal: [401, 429],
+    writes: [],
+    async prepare(kit) {
+      const owner = await kit.member();
+      const attacker = kit.clientAddress();
+      let checked = 0;
+      return {
+        async send(i) {
+          const a = await kit.as(
+            undefined,
+            "POST",
+            "/api/auth/login",
+            { email: owner.email, password: `guess-${i}` },
+            attacker,
+          );
+          if (a.statusCode === 401) checked++;
+          return a;
+        },
+        made: async () => checked,
+        async after(answers) {
+          if (!answers.some((a) => a.statusCode === 429)) throw new Error("the guesses were never throttled");
+          const login = await kit.as(
+            undefined,
+            "POST",
+            "/api/auth/login",
+            { email: owner.email, password: owner.password },
+            kit.clientAddress(),
+          );
+          if (login.statusCode !== 200) throw new Error(`the owner was locked out: ${login.statusCode} ${login.body}`);
+        },
+      };
+    },
+  },
+  {
+    action: "ask for password resets",
+    limit: "a few reset mails per account an hour, and the same answer every time",
+    env: { AUTH_LIMIT_SCALE: "1" },
+    attempts: 5,
+    succeed: 5,
+    rows: 3,
+    refusal: 0,
+    writes: ["verification"],
+    async prepare(kit) {
+      const owner = await kit.member();
+      const before = kit.mails(owner.email);
+      return {
+        send: () => kit.as(undefined, "POST", "/api/auth/forgot-password", { email: owner.email }, kit.clientAddress()),
+        // Account mail goes out after the answer: count once the outbox has stopped growing.
+        made: async () => (await settled(() => kit.mails(owner.email))) - before,
+      };
+    },
+  },
+];
