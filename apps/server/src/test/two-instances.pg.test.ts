@@ -165,12 +165,14 @@ describe("two server instances on one PostgreSQL database and one bucket", () =>
     const res = await uploadTo(a, alice.cookie, "Shared Bucket", wav);
     expect(res.status, await res.clone().text()).toBe(201);
     ({ id: songId } = (await res.json()) as { id: string });
-    const song = (await (await fetch(`${b.base}/api/songs/${songId}`)).json()) as { audio: { url: string } };
+    // A pending song and its audio are for members (issue 24): read as Alice.
+    const asAlice = { headers: { cookie: alice.cookie } };
+    const song = (await (await fetch(`${b.base}/api/songs/${songId}`, asAlice)).json()) as { audio: { url: string } };
     audioUrl = song.audio.url;
-    const whole = await fetch(`${b.base}${audioUrl}`);
+    const whole = await fetch(`${b.base}${audioUrl}`, asAlice);
     expect(whole.status).toBe(200);
     expect(Buffer.from(await whole.arrayBuffer())).toEqual(wav);
-    const part = await fetch(`${b.base}${audioUrl}`, { headers: { range: "bytes=44-1067" } });
+    const part = await fetch(`${b.base}${audioUrl}`, { headers: { range: "bytes=44-1067", cookie: alice.cookie } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 44-1067/${wav.length}`);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(wav.subarray(44, 1068));
