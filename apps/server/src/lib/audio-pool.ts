@@ -9,6 +9,7 @@ import { AppError } from "../errors.js";
 import type { AudioAnalysis, AudioFormat, DecodedAudio } from "./audio.js";
 import { AudioDecodeError } from "./audio-errors.js";
 import type { AudioTask, AudioTaskMessage, AudioTaskReply } from "./audio-pool-worker.js";
+import { workerEntry } from "./worker-entry.js";
 
 /** Settings of a pool (config.audio). */
 export type AudioPoolOptions = {
@@ -46,18 +47,6 @@ export type AudioPool = {
 const DEFAULT_HEAP_MB = 256;
 /** Seconds a client refused as busy is told to wait. */
 const BUSY_RETRY_SECONDS = 30;
-
-/**
- * The worker script next to this module: the built file in dist (scripts/build-server.mjs names it), or in
- * development and tests the TypeScript through tsx's API, as src/seed/demo-audio.ts does.
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new URL("./audio-pool-worker.js", here);
-  const target = JSON.stringify(new URL("./audio-pool-worker.ts", here).href);
-  const boot = `import { tsImport } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; await tsImport(${target}, ${target});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
-}
 
 type Job = {
   task: AudioTask;
@@ -105,7 +94,7 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
   };
 
   const spawn = (): Slot => {
-    const worker = new Worker(workerEntry(), {
+    const worker = new Worker(workerEntry(import.meta.url, "./audio-pool-worker.ts"), {
       resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? DEFAULT_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     });
     const slot: Slot = { worker, job: undefined, ready: false, dead: false };

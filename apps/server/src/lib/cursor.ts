@@ -79,48 +79,54 @@ export function keysetPage<R extends { id: string }>(
   };
 }
 
+/** A query to page by keyset, its timestamp and id columns (named with their table where it joins), the cursor. */
+type KeysetArgs<DB, TB extends keyof DB, O> = [
+  qb: SelectQueryBuilder<DB, TB, O>,
+  at: StringReference<DB, TB>,
+  id: StringReference<DB, TB>,
+  cursor: KeysetCursor | undefined,
+];
+
+/** Order a query by (`at`, `id`), both descending or both ascending, and start it after `cursor`. */
+function keysetAfter<DB, TB extends keyof DB, O>(
+  direction: "desc" | "asc",
+  ...[qb, at, id, cursor]: KeysetArgs<DB, TB, O>
+): SelectQueryBuilder<DB, TB, O> {
+  const atRef = sql.ref<string>(at);
+  const idRef = sql.ref<string>(id);
+  const past = direction === "desc" ? "<" : ">";
+  const after = cursor
+    ? qb.where((eb) =>
+        eb.or([
+          eb(atRef, past, cursor.createdAt),
+          eb.and([eb(atRef, "=", cursor.createdAt), eb(idRef, past, cursor.id)]),
+        ]),
+      )
+    : qb;
+  return after.orderBy(atRef, direction).orderBy(idRef, direction);
+}
+
 /**
  * Order a query newest first by (`at` desc, `id` desc) and start it after `cursor`: the query side of keyset
  * paging, whose page `keysetPage` cuts. Name the columns with their table where the query joins.
  */
-export function newestAfter<DB, TB extends keyof DB, O>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  at: StringReference<DB, TB>,
-  id: StringReference<DB, TB>,
-  cursor: KeysetCursor | undefined,
-): SelectQueryBuilder<DB, TB, O> {
-  const atRef = sql.ref<string>(at);
-  const idRef = sql.ref<string>(id);
-  const after = cursor
-    ? qb.where((eb) =>
-        eb.or([
-          eb(atRef, "<", cursor.createdAt),
-          eb.and([eb(atRef, "=", cursor.createdAt), eb(idRef, "<", cursor.id)]),
-        ]),
-      )
-    : qb;
-  return after.orderBy(atRef, "desc").orderBy(idRef, "desc");
-}
+export const newestAfter = <DB, TB extends keyof DB, O>(...args: KeysetArgs<DB, TB, O>) => keysetAfter("desc", ...args);
 
 /**
- * Order a query oldest first by (`at` asc, `id` asc) and start it after `cursor`: keyset paging for queues that
- * are worked from the oldest end (reports, edit suggestions); `keysetPage` cuts the page as for newest first.
+ * One page of a queue worked from the oldest end (reports, edit suggestions): the query ordered oldest first by
+ * (`at` asc, `id` asc) and started after the handed-out `cursor`, cut to `limit` rows with the cursor for the next
+ * page (`keysetPage`, from the last row's `rowAt`).
  */
-export function oldestAfter<DB, TB extends keyof DB, O>(
+export async function oldestFirstPage<DB, TB extends keyof DB, O extends { id: string }>(
   qb: SelectQueryBuilder<DB, TB, O>,
   at: StringReference<DB, TB>,
   id: StringReference<DB, TB>,
-  cursor: KeysetCursor | undefined,
-): SelectQueryBuilder<DB, TB, O> {
-  const atRef = sql.ref<string>(at);
-  const idRef = sql.ref<string>(id);
-  const after = cursor
-    ? qb.where((eb) =>
-        eb.or([
-          eb(atRef, ">", cursor.createdAt),
-          eb.and([eb(atRef, "=", cursor.createdAt), eb(idRef, ">", cursor.id)]),
-        ]),
-      )
-    : qb;
-  return after.orderBy(atRef, "asc").orderBy(idRef, "asc");
+  cursor: string | undefined,
+  limit: number,
+  rowAt: (row: O) => string | Date,
+): Promise<{ page: O[]; nextCursor: string | null }> {
+  const rows: O[] = await keysetAfter("asc", qb, at, id, decodeKeyset(cursor))
+    .limit(limit + 1)
+    .execute();
+  return keysetPage(rows, limit, rowAt);
 }

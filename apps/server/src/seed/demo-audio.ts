@@ -8,6 +8,7 @@ import path from "node:path";
 import { threadId, Worker } from "node:worker_threads";
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
 import { type AudioAnalysis, sniffAudio } from "../lib/audio.js";
+import { workerEntry } from "../lib/worker-entry.js";
 import {
   fingerprintAudioFile,
   hashCacheDirIn,
@@ -93,18 +94,6 @@ async function readCached(job: DemoAudioJob): Promise<DemoClip | undefined> {
   }
 }
 
-/**
- * The worker script next to this module: the built file in dist, or in development the TypeScript through tsx's
- * API (Node 20 does not apply `--import tsx` from a worker's execArgv to the worker's own entry).
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new URL("./demo-audio-worker.js", here);
-  const target = JSON.stringify(new URL("./audio-worker.ts", here).href);
-  const boot = `import { tsImport } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; await tsImport(${target}, ${target});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
-}
-
 /** Render jobs on `threads` worker threads (here, when 1); a worker that cannot start leaves its work to the rest. */
 async function renderAll(
   jobs: DemoAudioJob[],
@@ -114,7 +103,8 @@ async function renderAll(
 ): Promise<void> {
   const queue = [...jobs];
   if (threads > 1) {
-    const entry = workerEntry();
+    // The built bundle names the worker after the seed (scripts/build-server.mjs).
+    const entry = workerEntry(import.meta.url, "./audio-worker.ts", "./demo-audio-worker.js");
     await new Promise<void>((resolve, reject) => {
       let alive = 0;
       let failure: Error | undefined;

@@ -1,102 +1,14 @@
 // Races: the same write sent many times at once, through separate database connections, takes effect once.
 // SQLite: worker threads, each an app with its own connection to the file (as request-worker.ts); PostgreSQL: the
 // app and two sibling apps, each with its own pool. Every answer is a clean 2xx or 409, never a 5xx.
-import type { Worker } from "node:worker_threads";
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { App } from "../http.js";
+import { beforeAll, expect, it } from "vitest";
 import { expectConsistent } from "./consistency.js";
 import { dataFiles, multipart, upload, useMembers, verify, vote, wavFile } from "./fixtures.js";
-import { createSiblingApp, describeEachDialect, type TestContext, useTestApp } from "./harness.js";
-import type { WorkerReply, WorkerRequest } from "./request-worker.js";
-
-type Answer = { statusCode: number; body: string };
-
-/** Fire requests at once, spread over every instance (each with its own connections); answers in order. */
-type Racers = { race(requests: WorkerRequest[]): Promise<Answer[]> };
-
-/** Threads for SQLite, sibling apps for PostgreSQL; started before the suite's tests, stopped after them. */
-function useRacers(ctx: TestContext): Racers {
-  const apps: App[] = [];
-  const siblings: { close(): Promise<void> }[] = [];
-  const workers: { worker: Worker; send(requests: WorkerRequest[]): Promise<Answer[]> }[] = [];
-  beforeAll(async () => {
-    apps.push(ctx.app);
-    if (ctx.database.dialect === "postgres") {
-      for (let i = 0; i < 2; i++) {
-        const sibling = await createSiblingApp(ctx);
-        siblings.push(sibling);
-        apps.push(sibling.app);
-      }
-      return;
-    }
-    const { Worker } = await import("node:worker_threads");
-    for (let i = 0; i < 3; i++) {
-      const worker = new Worker(new URL("./ts-worker.mjs", import.meta.url), {
-        workerData: {
-          entry: new URL("./request-worker.ts", import.meta.url).href,
-          file: ctx.file,
-          dataDir: ctx.dataDir,
-          env: ctx.env,
-        },
-      });
-      const pending = new Map<number, (answers: Answer[]) => void>();
-      let next = 0;
-      await new Promise<void>((resolve, reject) => {
-        worker.on("message", (reply: WorkerReply) => {
-          if ("ready" in reply) resolve();
-          else pending.get(reply.id)?.(reply.results);
-        });
-        worker.once("error", reject);
-      });
-      workers.push({
-        worker,
-        send: (requests) =>
-          new Promise((resolve) => {
-            const id = next++;
-            pending.set(id, resolve);
-            worker.postMessage({ id, requests });
-          }),
-      });
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const s of siblings) await s.close();
-    for (const w of workers) await w.worker.terminate();
-  });
-  return {
-    async race(requests) {
-      const lanes = apps.length + workers.length;
-      const byLane = Array.from({ length: lanes }, (_, lane) =>
-        requests.map((r, i) => ({ r, i })).filter(({ i }) => i % lanes === lane),
-      );
-      const answers: Answer[] = new Array(requests.length);
-      await Promise.all(
-        byLane.map(async (items, lane) => {
-          const app = apps[lane];
-          const got = app
-            ? await Promise.all(
-                items.map(async ({ r }) => {
-                  const res = await app.inject({
-                    method: r.method as "GET",
-                    url: r.url,
-                    headers: r.headers ?? {},
-                    ...(r.payload !== undefined ? { payload: r.payload as string } : {}),
-                  });
-                  return { statusCode: res.statusCode, body: res.body };
-                }),
-              )
-            : await (workers[lane - apps.length]?.send(items.map(({ r }) => r)) ?? []);
-          items.forEach(({ i }, k) => {
-            answers[i] = got[k] as Answer;
-          });
-        }),
-      );
-      return answers;
-    },
-  };
-}
+import { describeEachDialect, type TestContext, useTestApp } from "./harness.js";
+import { type Answer, useRacers } from "./racers.js";
+import type { WorkerRequest } from "./request-worker.js";
 
 /** Every stored counter equals the rows it counts (likes, this week's likes, reports, followers, credits). */
 async function expectCountersMatchRows(ctx: TestContext): Promise<void> {

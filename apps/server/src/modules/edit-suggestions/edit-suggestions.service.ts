@@ -9,7 +9,7 @@ import {
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
-import { decodeKeyset, keysetPage, oldestAfter } from "../../lib/cursor.js";
+import { oldestFirstPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -72,17 +72,20 @@ export function createEditSuggestionsService(deps: {
       cursor: string | undefined,
       limit: number,
     ): Promise<{ items: EditSuggestion[]; nextCursor: string | null; total: number }> {
-      const pos = decodeKeyset(cursor);
       const query = db
         .selectFrom("edit_suggestion")
         .innerJoin("user", "user.id", "edit_suggestion.submitted_by")
         .selectAll("edit_suggestion")
         .select(["user.username as submitter_name"])
         .where("edit_suggestion.status", "=", "pending");
-      const fetched = await oldestAfter(query, "edit_suggestion.submitted_at", "edit_suggestion.id", pos)
-        .limit(limit + 1)
-        .execute();
-      const { page: rows, nextCursor } = keysetPage(fetched, limit, (r) => r.submitted_at);
+      const { page: rows, nextCursor } = await oldestFirstPage(
+        query,
+        "edit_suggestion.submitted_at",
+        "edit_suggestion.id",
+        cursor,
+        limit,
+        (r) => r.submitted_at,
+      );
       const { n } = await db
         .selectFrom("edit_suggestion")
         .select((eb) => eb.fn.countAll().as("n"))

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
-import { decodeKeyset, keysetPage, oldestAfter } from "../../lib/cursor.js";
+import { oldestFirstPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -75,7 +75,6 @@ export function createReportsService(deps: {
       cursor: string | undefined,
       limit: number,
     ): Promise<{ items: Report[]; nextCursor: string | null; total: number }> {
-      const pos = decodeKeyset(cursor);
       const query = db
         .selectFrom("report")
         .innerJoin("song", "song.id", "report.song_id")
@@ -95,10 +94,14 @@ export function createReportsService(deps: {
           "user.username as reporter_name",
         ])
         .where("report.status", "=", "pending");
-      const fetched = await oldestAfter(query, "report.created_at", "report.id", pos)
-        .limit(limit + 1)
-        .execute();
-      const { page: rows, nextCursor } = keysetPage(fetched, limit, (r) => r.created_at);
+      const { page: rows, nextCursor } = await oldestFirstPage(
+        query,
+        "report.created_at",
+        "report.id",
+        cursor,
+        limit,
+        (r) => r.created_at,
+      );
       const { n } = await db
         .selectFrom("report")
         .select((eb) => eb.fn.countAll().as("n"))

@@ -2,96 +2,12 @@
 // cap was judged before the decode and outside the insert's transaction. Every daily cap (uploads, votes, reports)
 // is judged inside the transaction that inserts the row, serialised per member (BEGIN IMMEDIATE on SQLite, an
 // advisory lock on PostgreSQL): sent in parallel over separate connections, exactly the cap goes through.
-import { Worker } from "node:worker_threads";
 import { dailyCapMessage } from "@unheard/shared";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { App } from "../../http.js";
+import { beforeAll, expect, it } from "vitest";
 import { multipart, useMembers, wavFile } from "../../test/fixtures.js";
-import { createSiblingApp, describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
-import type { WorkerReply, WorkerRequest } from "../../test/request-worker.js";
-
-type Answer = { statusCode: number; body: string };
-
-/**
- * Requests fired at once over separate connections: the suite's app plus, on SQLite, two worker threads with their
- * own connection to the file (as other server processes), on PostgreSQL a sibling app with its own pool.
- */
-function useLanes(ctx: TestContext): { race(requests: WorkerRequest[]): Promise<Answer[]> } {
-  const apps: App[] = [];
-  const siblings: { close(): Promise<void> }[] = [];
-  const workers: { worker: Worker; send(requests: WorkerRequest[]): Promise<Answer[]> }[] = [];
-  beforeAll(async () => {
-    apps.push(ctx.app);
-    if (ctx.database.dialect === "postgres") {
-      const sibling = await createSiblingApp(ctx);
-      siblings.push(sibling);
-      apps.push(sibling.app);
-      return;
-    }
-    for (let i = 0; i < 2; i++) {
-      const worker = new Worker(new URL("../../test/ts-worker.mjs", import.meta.url), {
-        workerData: {
-          entry: new URL("../../test/request-worker.ts", import.meta.url).href,
-          file: ctx.file,
-          dataDir: ctx.dataDir,
-          env: ctx.env,
-        },
-      });
-      const pending = new Map<number, (answers: Answer[]) => void>();
-      let next = 0;
-      await new Promise<void>((resolve, reject) => {
-        worker.on("message", (reply: WorkerReply) => {
-          if ("ready" in reply) resolve();
-          else pending.get(reply.id)?.(reply.results);
-        });
-        worker.once("error", reject);
-      });
-      workers.push({
-        worker,
-        send: (requests) =>
-          new Promise((resolve) => {
-            const id = next++;
-            pending.set(id, resolve);
-            worker.postMessage({ id, requests });
-          }),
-      });
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const s of siblings) await s.close();
-    for (const w of workers) await w.worker.terminate();
-  });
-  return {
-    async race(requests) {
-      const lanes = apps.length + workers.length;
-      const answers: Answer[] = new Array(requests.length);
-      await Promise.all(
-        Array.from({ length: lanes }, async (_, lane) => {
-          const items = requests.map((r, i) => ({ r, i })).filter(({ i }) => i % lanes === lane);
-          const app = apps[lane];
-          const got = app
-            ? await Promise.all(
-                items.map(async ({ r }) => {
-                  const res = await app.inject({
-                    method: r.method as "GET",
-                    url: r.url,
-                    headers: r.headers ?? {},
-                    ...(r.payload !== undefined ? { payload: r.payload as string } : {}),
-                  });
-                  return { statusCode: res.statusCode, body: res.body };
-                }),
-              )
-            : await (workers[lane - apps.length]?.send(items.map(({ r }) => r)) ?? []);
-          items.forEach(({ i }, k) => {
-            answers[i] = got[k] as Answer;
-          });
-        }),
-      );
-      return answers;
-    },
-  };
-}
+import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
+import { type Answer, useRacers } from "../../test/racers.js";
 
 /** How many answers have each status; no 5xx. */
 function tally(answers: Answer[]): Record<number, number> {
@@ -119,7 +35,8 @@ describeEachDialect("daily caps hold under concurrency (issue 24)", (dialect) =>
       AUDIO_QUEUE: "100",
     },
   });
-  const lanes = useLanes(ctx);
+  // The suite's app plus one sibling app (PostgreSQL) or two worker threads (SQLite).
+  const lanes = useRacers(ctx, { siblings: 1, threads: 2 });
   const users = useMembers(ctx, {
     uploader: "cap-race-up@example.com",
     voter: "cap-race-voter@example.com",
