@@ -1,5 +1,5 @@
 import { MESSAGES } from "@unheard/shared";
-import { as, expect, toastWith, unique } from "./support/fixtures";
+import { as, expect, submitLogin, toastWith, unique } from "./support/fixtures";
 import { approvedMembers, closeAll, createMember, memberContext, memberPage } from "./support/members";
 import { test } from "./support/pending-lock";
 import { gotoLive, songCard, uploadSong } from "./support/songs";
@@ -126,15 +126,21 @@ test("a downvote asks for a reason; votes toggle and switch", async ({ browser }
   await closeAll(context);
 });
 
-test("a visitor who votes is asked to log in", async ({ page }) => {
+test("a visitor opening a pending song is offered to log in, and votes once back", async ({ page }) => {
   const uploader = await createMember("visitor-song", { approve: true });
+  const voter = await createMember("visitor-voter", { approve: true });
   const song = await uploadSong(uploader.api, { title: `Open Door ${unique()}`, artists: ["Lia Fenn"] });
+  // Pending songs are for members (issue 24): a visitor gets the same answer as for a missing song, and a way in.
   await page.goto(`/song/${song.id}`);
-  await upvote(page).click();
-  const toast = toastWith(page, MESSAGES.loginToVerify);
-  await expect(toast).toBeVisible();
-  await toast.getByRole("button", { name: "Login" }).click();
+  await expect(toastWith(page, MESSAGES.songNotFound)).toBeVisible();
+  await expect(page.getByText(MESSAGES.songMaybePending)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: song.title })).toHaveCount(0);
+  await page.getByRole("link", { name: "Log in" }).click();
   await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fsong%2F${song.id}$`));
+  await submitLogin(page, voter.email, voter.password);
+  await expect(page).toHaveURL(new RegExp(`/song/${song.id}$`));
+  await upvote(page).click();
+  await expect(upvote(page)).toHaveAttribute("aria-pressed", "true");
 });
 
 test.describe("as an admin", () => {

@@ -32,6 +32,9 @@ export const MESSAGES = {
   loginToViewProfile: "Please log in to view your profile",
   // Songs
   songNotFound: "Song not found",
+  // A visitor's 404: pending songs are for members (issue 24), and the answer must not say whether it exists.
+  songMaybePending:
+    "Song not found. If it is waiting for verification, log in to see it: pending songs are shown to members only.",
   songLoadFailed: "Error loading song",
   uploadSuccess: "Song uploaded successfully!",
   uploadFailed: "Failed to upload song",

@@ -4,7 +4,7 @@ import { type ReactNode, useEffect } from "react";
 import { useNavigate } from "react-router";
 import { isApiError } from "../lib/api/api";
 import { toast } from "../lib/toast";
-import { Button } from "./button";
+import { Button, LinkButton } from "./button";
 import { Notice } from "./notice";
 import { PageHeader } from "./page";
 import { Spinner } from "./spinner";
@@ -23,6 +23,7 @@ export function ResourcePage<T>({
   query,
   title,
   quietNotFound = false,
+  signInPath,
   children,
 }: {
   kind: "song" | "artist";
@@ -31,6 +32,11 @@ export function ResourcePage<T>({
   query: ResourceQuery<T>;
   title: string;
   quietNotFound?: boolean;
+  /**
+   * For a visitor: where logging in leads back here. A song waiting for verification is shown to members only and
+   * answers a visitor as a missing one does, so a visitor is offered to log in instead of being taken home.
+   */
+  signInPath?: string;
   children: (data: T) => ReactNode;
 }) {
   const navigate = useNavigate();
@@ -41,9 +47,10 @@ export function ResourcePage<T>({
   useEffect(() => {
     if (!notFound || quietNotFound) return;
     toast.error(notFoundMessage, { id: `${kind}-not-found:${id}` });
+    if (signInPath) return;
     const timer = window.setTimeout(() => void navigate("/", { replace: true }), TOAST_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [notFound, quietNotFound, notFoundMessage, kind, id, navigate]);
+  }, [notFound, quietNotFound, notFoundMessage, kind, id, navigate, signInPath]);
 
   const failed = query.isError && !notFound && !query.data;
   useEffect(() => {
@@ -54,7 +61,18 @@ export function ResourcePage<T>({
   return (
     <>
       <PageHeader title={title} />
-      {notFound ? (
+      {notFound && signInPath ? (
+        <Notice
+          tone="error"
+          action={
+            <LinkButton variant="secondary" to={signInPath}>
+              Log in
+            </LinkButton>
+          }
+        >
+          {MESSAGES.songMaybePending}
+        </Notice>
+      ) : notFound ? (
         <Notice tone="error">{notFoundMessage}. Taking you home…</Notice>
       ) : failed ? (
         <Notice

@@ -86,6 +86,8 @@ export function createViewerResolver(deps: {
     async permitted(req: FastifyRequest, permission: AdminPermission, message: string): Promise<Viewer> {
       const v = await viewer(req);
       if (!v) throw new AppError("unauthorized", MESSAGES.signInRequired);
+      // A member is told the route is for admins; an admin, which permission they lack.
+      if (!v.isAdmin) throw new AppError("forbidden", MESSAGES.adminOnly);
       if (!(await holds(v, permission))) throw new AppError("forbidden", message);
       return v;
     },

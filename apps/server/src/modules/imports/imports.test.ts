@@ -5,6 +5,7 @@ import {
   type ImportBatch,
   type ImportField,
   type ImportPreview,
+  MESSAGES,
 } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
 import { getMe, multipart, storedNumber, upload, useMembers, verify } from "../../test/fixtures.js";
@@ -129,7 +130,8 @@ describeEachDialect("imports", (dialect) => {
 
   it("lets only admins holding canBulkImport import, and tells the page who they are", async () => {
     expect((await preview(undefined, TRACKER)).statusCode).toBe(401);
-    expect((await preview(people.user.cookie, TRACKER)).json().error.message).toBe(IMPORT_MESSAGES.noPermission);
+    // A member is told the page is for admins; an admin without the permission, which permission it is.
+    expect((await preview(people.user.cookie, TRACKER)).json().error.message).toBe(MESSAGES.adminOnly);
     const refused = await preview(people.admin.cookie, TRACKER);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe(IMPORT_MESSAGES.noPermission);

@@ -40,9 +40,18 @@ const HIDDEN_NOTICE = "This song is hidden";
 export function SongPage() {
   const { id = "" } = useParams();
   const song = useSong(id);
+  const { me, isLoading } = useMe();
   return (
-    // When this tab deleted the song, the page is leaving with its own toast.
-    <ResourcePage kind="song" id={id} query={song} title="Song Details" quietNotFound={wasDeletedHere(id)}>
+    // When this tab deleted the song, the page is leaving with its own toast. A visitor may be looking at a song
+    // that waits for verification (members only): they are offered to log in and come back.
+    <ResourcePage
+      kind="song"
+      id={id}
+      query={song}
+      title="Song Details"
+      quietNotFound={wasDeletedHere(id)}
+      {...(!me && !isLoading ? { signInPath: loginPathFor(`/song/${id}`) } : {})}
+    >
       {(data) => <SongDetails song={data} />}
     </ResourcePage>
   );
