@@ -113,7 +113,7 @@ test("a new account's vote is kept but does not count yet, and the page says why
     await expect(page.getByRole("heading", { name: "Trust: New" })).toBeVisible();
     await expect(page.getByText(VOTE_NOTES.tooNew(7))).toBeVisible();
     await expect(
-      page.getByText("Daily limits: 20 votes, 5 reports and 3 uploads a day.", { exact: false }),
+      page.getByText("Daily limits: 20 votes, 5 reports, 3 uploads and 5 edit suggestions a day.", { exact: false }),
     ).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("new-account-profile.png"), fullPage: true });
     await context.close();

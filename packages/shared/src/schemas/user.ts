@@ -11,7 +11,14 @@ export const trustSchema = z.object({
   strikes: z.number().int(),
   votesCount: z.boolean(),
   note: z.string().nullable(),
-  caps: z.object({ votes: z.number().int(), reports: z.number().int(), uploads: z.number().int() }).nullable(),
+  caps: z
+    .object({
+      votes: z.number().int(),
+      reports: z.number().int(),
+      uploads: z.number().int(),
+      suggestions: z.number().int(),
+    })
+    .nullable(),
 });
 export type Trust = z.infer<typeof trustSchema>;
 

@@ -106,6 +106,7 @@ export function createTrustService(deps: { database: Database; rules: TrustRules
                 votes: DAILY_CAPS.votes[t.level],
                 reports: DAILY_CAPS.reports[t.level],
                 uploads: DAILY_CAPS.uploads[t.level],
+                suggestions: DAILY_CAPS.suggestions[t.level],
               },
       };
     },

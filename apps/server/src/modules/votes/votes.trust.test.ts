@@ -458,7 +458,10 @@ describeEachDialect("daily caps", (dialect) => {
   });
 
   it("caps a new member's votes a day, counting new votes only; admins have no cap", async () => {
-    expect((await me(ctx, capped)).trust).toMatchObject({ level: 0, caps: { votes: 20, reports: 5, uploads: 3 } });
+    expect((await me(ctx, capped)).trust).toMatchObject({
+      level: 0,
+      caps: { votes: 20, reports: 5, uploads: 3, suggestions: 5 },
+    });
     for (const id of songs.slice(0, 20)) expect((await vote(ctx, capped, id, { value: "up" })).statusCode).toBe(200);
     const refused = await vote(ctx, capped, songs[20] as string, { value: "up" });
     expect(refused.statusCode).toBe(429);
@@ -492,7 +495,10 @@ describeEachDialect("daily caps", (dialect) => {
     expect(over.json().error.message).toBe(dailyCapMessage("uploads", 3, "in 24 hours"));
     // A week later the member is level 1: ten uploads and ten reports a day.
     await age(ctx, reporter, 8);
-    expect((await me(ctx, reporter)).trust).toMatchObject({ level: 1, caps: { votes: 50, reports: 10, uploads: 10 } });
+    expect((await me(ctx, reporter)).trust).toMatchObject({
+      level: 1,
+      caps: { votes: 50, reports: 10, uploads: 10, suggestions: 10 },
+    });
     expect((await upload(ctx, reporter.cookie, { title: "Up 3", artists: ["Caps"] })).statusCode).toBe(201);
     expect((await report(songs[5] as string)).statusCode).toBe(201);
   });

@@ -237,8 +237,9 @@ function TrustPanel({ trust }: { trust: Me["trust"] }) {
       ) : null}
       {trust.caps ? (
         <p className="text-sm text-zinc-400">
-          Daily limits: {plural(trust.caps.votes, "vote")}, {plural(trust.caps.reports, "report")} and{" "}
-          {plural(trust.caps.uploads, "upload")} a day. They grow as your accepted contributions do.
+          Daily limits: {plural(trust.caps.votes, "vote")}, {plural(trust.caps.reports, "report")},{" "}
+          {plural(trust.caps.uploads, "upload")} and {plural(trust.caps.suggestions, "edit suggestion")} a day. They
+          grow as your accepted contributions do.
         </p>
       ) : null}
     </Panel>
