@@ -56,7 +56,11 @@ async function bundleServer(): Promise<string> {
   mkdirSync(outdir, { recursive: true });
   await build({
     absWorkingDir: path.resolve(serverDir, "../.."),
-    entryPoints: { main: path.join(serverDir, "src/main.ts") },
+    // The audio pool's worker is its own entry, as in the production build: without it every upload fails.
+    entryPoints: {
+      main: path.join(serverDir, "src/main.ts"),
+      "audio-pool-worker": path.join(serverDir, "src/lib/audio-pool-worker.ts"),
+    },
     outdir,
     bundle: true,
     format: "esm",
@@ -424,8 +428,15 @@ async function main(): Promise<void> {
     {
       const server = spawnServer(entry, dataDir, port);
       await waitHealthy(server);
-      while (members.filter((m) => m.cookie).length < WORKERS || songs.length < 4)
+      // Bounded: a server that cannot take uploads (say, a worker missing from the bundle) fails the run, not hangs it.
+      const deadline = performance.now() + 120_000;
+      while (members.filter((m) => m.cookie).length < WORKERS || songs.length < 4) {
+        if (performance.now() > deadline)
+          throw new Error(
+            `no ${WORKERS} members and 4 songs after 120 s (${members.length} members, ${songs.length} songs); server output:\n${server.output().slice(-3000)}`,
+          );
         await Promise.all(Array.from({ length: 3 }, () => oneWrite(server.base, dataDir)));
+      }
       server.child.kill("SIGKILL");
       await server.exited;
     }
