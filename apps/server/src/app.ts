@@ -328,7 +328,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   votesRoutes(app, { votesService, viewers });
   app.decorate("voteSweep", (now?: number) => votesService.sweep(now));
   reportsRoutes(app, {
-    reportsService: createReportsService({ database, bus, notifier, trust, votes: votesService }),
+    reportsService: createReportsService({
+      database,
+      bus,
+      notifier,
+      trust,
+      votes: votesService,
+      limiter,
+      perMinute: config.reportsPerMinute,
+    }),
     viewers,
   });
   editSuggestionsRoutes(app, {

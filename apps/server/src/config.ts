@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PUBLIC_API_LIMITS, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { PUBLIC_API_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
 import { z } from "zod";
 
 const bool = (fallback: boolean) =>
@@ -47,6 +47,7 @@ const envSchema = z.object({
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   VOTES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   SUGGESTIONS_PER_MINUTE: z.coerce.number().int().positive().default(SUGGESTIONS_PER_MINUTE),
+  REPORTS_PER_MINUTE: z.coerce.number().int().positive().default(REPORTS_PER_MINUTE),
   VOTE_MIN_ACCOUNT_DAYS: z.coerce.number().min(0).max(365).default(7),
   VOTE_MIN_RECORD: z.coerce.number().int().min(0).max(1000).default(3),
   CONTESTED_OPEN_HOURS: z.coerce
@@ -125,6 +126,8 @@ export type Config = {
   votesPerMinute: number;
   /** Edit suggestions one member may send per minute (issue 24). */
   suggestionsPerMinute: number;
+  /** Reports one member may file per minute (issue 24). */
+  reportsPerMinute: number;
   /** Decision 014: a vote counts only from a member this many days old… */
   voteMinAccountDays: number;
   /** …with this many accepted contributions (verified uploads, approved edits, votes that matched the verdict). */
@@ -208,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soundcloudTimeoutMs: e.SOUNDCLOUD_TIMEOUT_MS,
     votesPerMinute: e.VOTES_PER_MINUTE,
     suggestionsPerMinute: e.SUGGESTIONS_PER_MINUTE,
+    reportsPerMinute: e.REPORTS_PER_MINUTE,
     voteMinAccountDays: e.VOTE_MIN_ACCOUNT_DAYS,
     voteMinRecord: e.VOTE_MIN_RECORD,
     contestedOpenHours: e.CONTESTED_OPEN_HOURS,

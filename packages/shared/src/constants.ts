@@ -66,3 +66,6 @@ export type DailyCapKind = keyof typeof DAILY_CAPS;
 
 /** Edit suggestions one member may send per minute, whatever their daily cap: a wall for scripts. */
 export const SUGGESTIONS_PER_MINUTE = 5;
+
+/** Reports one member may file per minute, whatever their daily cap: the same wall for scripts. */
+export const REPORTS_PER_MINUTE = 5;

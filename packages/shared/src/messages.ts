@@ -143,6 +143,7 @@ export const MESSAGES = {
   suggestionAlreadyReviewed: "This edit suggestion has already been reviewed",
   suggestionAlreadyOpen: "You already have an edit suggestion waiting for review on this song",
   tooManySuggestions: "You are suggesting edits too fast. Please wait a minute and try again.",
+  tooManyReports: "You are reporting songs too fast. Please wait a minute and try again.",
   noPendingEdits: "No pending edits to review",
   // Waitlist
   waitlistJoined: "You've been added to the waitlist!",

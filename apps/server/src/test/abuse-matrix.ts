@@ -1,7 +1,7 @@
 // Abuse limits as data (issue 24), like the permission matrix: each row is an action an ordinary account can repeat,
 // the limit that bounds it, and how to try it past that limit. abuse.test.ts runs every row twice, sequentially and
 // with all attempts at once, on SQLite and PostgreSQL, and asserts the limit held and nothing else changed.
-import { DAILY_CAPS, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { DAILY_CAPS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
 import type { User } from "./fixtures.js";
 import type { TestContext } from "./harness.js";
 
@@ -113,7 +113,7 @@ export const ABUSE_MATRIX: AbuseCase[] = [
   },
   {
     action: "report",
-    limit: `a new member files at most ${DAILY_CAPS.reports[LEVEL0]} reports a day`,
+    limit: `a new member files at most ${DAILY_CAPS.reports[LEVEL0]} reports a day, ${REPORTS_PER_MINUTE} a minute`,
     attempts: DAILY_CAPS.reports[LEVEL0] + 3,
     succeed: DAILY_CAPS.reports[LEVEL0],
     rows: DAILY_CAPS.reports[LEVEL0],

@@ -4,6 +4,7 @@
 // the rows they count.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { REPORTS_PER_MINUTE } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/ids.js";
@@ -21,7 +22,13 @@ const UNCOMPARED = new Set(["rate_limit", "session"]);
 const FTS_SHADOW = /^(.*_fts)_(data|idx|content|docsize|config)$/;
 /** Trust rules and caps at their defaults, so a fresh account is a new member (trust level 0); sign-ups scaled
  * up, since the table makes many fresh accounts from one address (the login rows set the scale back to 1). */
-const SUITE_ENV = { DAILY_CAPS: "true", VOTE_MIN_ACCOUNT_DAYS: "7", VOTE_MIN_RECORD: "3", AUTH_LIMIT_SCALE: "1000" };
+const SUITE_ENV = {
+  DAILY_CAPS: "true",
+  VOTE_MIN_ACCOUNT_DAYS: "7",
+  VOTE_MIN_RECORD: "3",
+  AUTH_LIMIT_SCALE: "1000",
+  REPORTS_PER_MINUTE: String(REPORTS_PER_MINUTE),
+};
 const PASSWORD = "secret123";
 
 /** The kit a row prepares its attack with, on one app. */

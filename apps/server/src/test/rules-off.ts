@@ -10,6 +10,8 @@ export const RULES_OFF_ENV = {
   DAILY_CAPS: "false",
   PUBLIC_RATE_LIMIT: "0",
   EXPORT_RATE_LIMIT: "0",
+  // The soak files reports faster than a person would.
+  REPORTS_PER_MINUTE: "1000",
   // The soak and the browser tests hold many live streams from one address.
   EVENT_STREAMS_PER_ADDRESS: "0",
   EVENT_STREAMS_PER_USER: "0",

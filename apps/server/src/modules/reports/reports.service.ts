@@ -1,4 +1,4 @@
-import { MESSAGES, type REPORT_REASONS, type Report } from "@unheard/shared";
+import { MESSAGES, type REPORT_REASONS, REPORTS_PER_MINUTE, type Report } from "@unheard/shared";
 import { sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
@@ -6,6 +6,7 @@ import { audit } from "../../lib/audit.js";
 import { oldestFirstPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
+import type { RateLimiter } from "../../lib/rate-limit.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
@@ -24,11 +25,23 @@ export function createReportsService(deps: {
   notifier: Notifier;
   trust?: Pick<TrustService, "assertUnderCap">;
   votes?: Pick<VotesService, "takeBackFake" | "afterFake">;
+  /** The per-minute limit; absent in apps built without one. */
+  limiter?: RateLimiter;
+  /** Reports a member may file a minute (REPORTS_PER_MINUTE). */
+  perMinute?: number;
 }) {
   const { database, bus, notifier } = deps;
   const { db } = database;
+  const reportLimit = {
+    name: "report",
+    limit: deps.perMinute ?? REPORTS_PER_MINUTE,
+    windowSec: 60,
+    message: MESSAGES.tooManyReports,
+  };
   return {
     async create(viewer: Viewer, songId: string, input: { reason: Reason; details: string }): Promise<void> {
+      // A script is stopped within the minute whatever its daily cap; admins are not limited (issue 24).
+      if (!viewer.isAdmin) await deps.limiter?.hit(reportLimit, viewer.id);
       await database.tx(async (trx) => {
         const song = await trx
           .selectFrom("song")

@@ -1,4 +1,4 @@
-import { MESSAGES } from "@unheard/shared";
+import { MESSAGES, REPORTS_PER_MINUTE } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
 import { insertVerifiedSongs } from "../../test/export-fixtures.js";
 import { getMe, member, storedNumber, type User, upload, useOwnerFanAdmin, verify } from "../../test/fixtures.js";
@@ -185,5 +185,30 @@ describeEachDialect("reports", (dialect) => {
       .where("user_id", "=", lateFiler.id)
       .executeTakeFirstOrThrow();
     expect(ids.at(-1)).toBe(lateRow.id);
+  });
+});
+
+// Issue 24: reports, like edit suggestions, are limited per minute whatever the member's daily cap.
+describeEachDialect("reports per minute", (dialect) => {
+  const ctx = useTestApp(dialect, { env: { REPORTS_PER_MINUTE: String(REPORTS_PER_MINUTE) } });
+
+  it(`holds a member to ${REPORTS_PER_MINUTE} reports a minute, with a clear message; admins are not held`, async () => {
+    const flooder = await member(ctx, "flooder-r@example.com");
+    const boss = await member(ctx, "boss-r@example.com", "admin");
+    const songs = await insertVerifiedSongs(ctx.database.db, REPORTS_PER_MINUTE + 3, { prefix: "rflood", artists: 1 });
+    const file = (u: User, id: string) =>
+      ctx.app.inject({
+        method: "POST",
+        url: `/api/songs/${id}/reports`,
+        headers: { cookie: u.cookie },
+        payload: { reason: "duplicate" },
+      });
+    const answers = [];
+    for (const id of songs) answers.push(await file(flooder, id));
+    expect(answers.map((a) => a.statusCode)).toEqual([...Array(REPORTS_PER_MINUTE).fill(201), ...Array(3).fill(429)]);
+    expect(answers.at(-1)?.json().error.message).toBe(MESSAGES.tooManyReports);
+    const made = await ctx.database.db.selectFrom("report").select("id").where("user_id", "=", flooder.id).execute();
+    expect(made).toHaveLength(REPORTS_PER_MINUTE);
+    for (const id of songs) expect((await file(boss, id)).statusCode).toBe(201);
   });
 });
