@@ -51,8 +51,8 @@ export async function checkCounters(sql: Sql, dialect: Dialect, serverStartedAt:
       "select count(*) as n from song s where s.status = 'verified' and s.submitted_by is not null and not exists (select 1 from points_ledger p where p.reason = 'song_verified' and p.ref = s.id)",
     ],
     [
-      "user.upload_count = their song_artist credits",
-      `select count(*) as n from "user" u where u.is_artist = ${yes} and u.upload_count <> (select count(*) from song_artist sa where sa.artist_id = u.id)`,
+      "user.credit_count = their song_artist credits",
+      `select count(*) as n from "user" u where u.is_artist = ${yes} and u.credit_count <> (select count(*) from song_artist sa where sa.artist_id = u.id)`,
     ],
     [
       "user.follower_count = their followers",

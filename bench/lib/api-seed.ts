@@ -451,8 +451,8 @@ function deriveStatements(dialect: "sqlite" | "postgres", songColumns: Set<strin
       `update "user" set points = coalesce((select sum(delta) from points_ledger p where p.user_id = "user".id), 0)`,
     ],
     [
-      "upload counts",
-      `update "user" set upload_count = (select count(*) from song_artist sa where sa.artist_id = "user".id) where is_artist = ${yes}`,
+      "credit counts",
+      `update "user" set credit_count = (select count(*) from song_artist sa where sa.artist_id = "user".id) where is_artist = ${yes}`,
     ],
   ];
 }

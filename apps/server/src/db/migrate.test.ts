@@ -5,6 +5,7 @@ import { nowIso } from "../lib/time.js";
 import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { migrateToLatest } from "./migrate.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
+import * as m0013 from "./migrations/0013_credit_count.js";
 import type { DB } from "./schema.js";
 
 const TABLES = [
@@ -240,5 +241,25 @@ describeEachDialect("migrations", (dialect) => {
     expect(keyOf(cyr)).toBe("mиp0012");
     const row = await db.selectFrom("song").select("title_key").where("id", "=", song).executeTakeFirstOrThrow();
     expect(row.title_key).toBe("migration song");
+  });
+
+  it("keeps an artist's credits as credit_count, recounted from song_artist (migration 0013)", async () => {
+    const { db } = database;
+    const now = nowIso();
+    await m0013.down(db as Kysely<unknown>);
+    const [artist, song] = [newId(), newId()];
+    // What the old column held may have drifted: the rename recounts it.
+    await sql`insert into "user" (id, name, email, created_at, updated_at, username, username_key, upload_count)
+      values (${artist}, 'Mig 0013', ${`${artist}@example.com`}, ${now}, ${now}, 'Mig 0013', ${`mig 0013 ${artist}`}, 5)`.execute(
+      db,
+    );
+    await db
+      .insertInto("song")
+      .values({ id: song, title: "Mig 0013", title_key: "mig 0013", genre: "Pop", created_at: now, updated_at: now })
+      .execute();
+    await db.insertInto("song_artist").values({ song_id: song, artist_id: artist, position: 0 }).execute();
+    await m0013.up(db as Kysely<unknown>);
+    const row = await db.selectFrom("user").select("credit_count").where("id", "=", artist).executeTakeFirstOrThrow();
+    expect(Number(row.credit_count)).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import * as m0009 from "./migrations/0009_tracker_data.js";
 import * as m0010 from "./migrations/0010_song_audio_match_index.js";
 import * as m0011 from "./migrations/0011_fingerprint_covering_index.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
+import * as m0013 from "./migrations/0013_credit_count.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0010_song_audio_match_index": m0010,
   "0011_fingerprint_covering_index": m0011,
   "0012_name_keys_fold_lookalikes": m0012,
+  "0013_credit_count": m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

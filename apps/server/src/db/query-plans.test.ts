@@ -3,6 +3,7 @@ import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from "kysely
 import { expect, it } from "vitest";
 import { createSessionReader } from "../modules/auth/session-reader.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
+import { createUsersRepo } from "../modules/users/users.repo.js";
 import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import type { Database } from "./database.js";
 
@@ -56,7 +57,7 @@ function scans(dialect: Database["dialect"], plan: string): boolean {
   return plan.split(" | ").some((step) => TABLES.some((t) => new RegExp(`^SCAN ${t}\\b`).test(step)));
 }
 
-// Each read path of the home feed, song page, search and sessions is answered from an index, so its cost
+// Each read path of the home feed, song page, search, sessions and profile is answered from an index, so its cost
 // follows the page, not the catalogue (the growth benchmark measures the same at 10,000 and 1,000,000 songs).
 describeEachDialect("query plans", (dialect) => {
   const database = useTestDatabase(dialect);
@@ -80,6 +81,7 @@ describeEachDialect("query plans", (dialect) => {
     ["pending version counts", (db) => createSongsRepo(db).pendingVersionCounts(["a", "b"])],
     ["viewer state", (db) => createSongsRepo(db).viewerState("some-user", ["a", "b"])],
     ["typo search", (db) => createSongsRepo(db).searchCandidates("midnite circut", 300)],
+    ["profile's upload count", (db) => createUsersRepo(db).uploadCount("some-user")],
     [
       "session",
       (db) =>

@@ -25,7 +25,11 @@ export type UserTable = {
   is_artist: Bool;
   is_verified: Bool;
   is_placeholder: Bool;
-  upload_count: Int;
+  /**
+   * Songs credited to this artist (song_artist rows), moved with each credit. Not a member's uploads: /api/me
+   * counts those from song.submitted_by.
+   */
+  credit_count: Int;
   off_waitlist: Bool;
   instagram: string | null;
   twitter: string | null;

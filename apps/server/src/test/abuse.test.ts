@@ -86,10 +86,13 @@ function createKit(ctx: TestContext, dialect: string, port: () => number): Abuse
           updated_at: now,
         })
         .execute();
+      const credited = await artist();
       await ctx.database.db
         .insertInto("song_artist")
-        .values({ song_id: id, artist_id: await artist(), position: 0 })
+        .values({ song_id: id, artist_id: credited, position: 0 })
         .execute();
+      // Counted as songs.repo's setArtists counts a credit: expectConsistent holds the count to the rows.
+      await ctx.database.db.updateTable("user").set({ credit_count: 1 }).where("id", "=", credited).execute();
       return id;
     },
     artist,

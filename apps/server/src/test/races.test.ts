@@ -23,7 +23,7 @@ async function expectCountersMatchRows(ctx: TestContext): Promise<void> {
   const users = await sql<{ id: string }>`
     select u.id from "user" u
     where u.follower_count != (select count(*) from follow f where f.artist_id = u.id)
-       or u.upload_count != (select count(*) from song_artist sa where sa.artist_id = u.id)`.execute(db);
+       or u.credit_count != (select count(*) from song_artist sa where sa.artist_id = u.id)`.execute(db);
   expect(users.rows).toEqual([]);
   await expectConsistent(ctx);
 }

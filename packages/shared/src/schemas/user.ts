@@ -34,6 +34,7 @@ export const meSchema = z.object({
   isArtist: z.boolean(),
   isVerified: z.boolean(),
   isEmailVerified: z.boolean(),
+  /** Songs this member uploaded that still exist, pending and hidden ones too (not songs credited to them). */
   uploadCount: z.number().int(),
   offWaitlist: z.boolean(),
   socialLinks: socialLinksSchema,

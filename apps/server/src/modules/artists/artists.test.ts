@@ -10,7 +10,7 @@ async function expectCountsMatch(ctx: TestContext): Promise<void> {
     select u.id from "user" u
     where u.follower_count != (select count(*) from follow f where f.artist_id = u.id)
        or (u.is_artist = ${ctx.database.dialect === "sqlite" ? sql`1` : sql`true`}
-           and u.upload_count != (select count(*) from song_artist sa where sa.artist_id = u.id))`.execute(
+           and u.credit_count != (select count(*) from song_artist sa where sa.artist_id = u.id))`.execute(
     ctx.database.db,
   );
   expect(bad.rows).toEqual([]);

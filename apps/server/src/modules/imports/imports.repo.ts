@@ -26,15 +26,15 @@ const INSERT_ROWS = 200;
 // Title keys per lookup.
 const LOOKUP_KEYS = 500;
 
-/** Add `sign` x n to the uploadCount of each artist (grouped by n: one statement per distinct count). */
-async function moveUploadCounts(trx: Db, perArtist: Map<string, number>, sign: 1 | -1): Promise<void> {
+/** Add `sign` x n to the credit_count of each artist (grouped by n: one statement per distinct count). */
+async function moveCreditCounts(trx: Db, perArtist: Map<string, number>, sign: 1 | -1): Promise<void> {
   const byCount = new Map<number, string[]>();
   for (const [id, n] of perArtist) byCount.set(n, [...(byCount.get(n) ?? []), id]);
   for (const [n, ids] of byCount) {
     for (let i = 0; i < ids.length; i += LOOKUP_KEYS) {
       await trx
         .updateTable("user")
-        .set({ upload_count: sql`upload_count + ${sign * n}` })
+        .set({ credit_count: sql`credit_count + ${sign * n}` })
         .where("id", "in", ids.slice(i, i + LOOKUP_KEYS))
         .execute();
     }
@@ -92,7 +92,7 @@ export function createImportsRepo(database: Database) {
     },
 
     /**
-     * Credit artists on new songs and count each credit in the artist's uploadCount, as songs.repo's setArtists
+     * Credit artists on new songs and count each credit in the artist's credit_count, as songs.repo's setArtists
      * does for one song, in a few statements for many songs.
      */
     async creditNewSongs(trx: Db, credits: { songId: string; artistIds: string[] }[]): Promise<void> {
@@ -107,7 +107,7 @@ export function createImportsRepo(database: Database) {
       }
       const perArtist = new Map<string, number>();
       for (const r of rows) perArtist.set(r.artist_id, (perArtist.get(r.artist_id) ?? 0) + 1);
-      await moveUploadCounts(trx, perArtist, 1);
+      await moveCreditCounts(trx, perArtist, 1);
     },
 
     /**
@@ -155,7 +155,7 @@ export function createImportsRepo(database: Database) {
         .where("song_id", "in", created)
         .groupBy("artist_id")
         .execute();
-      await moveUploadCounts(trx, new Map(credits.map((c) => [c.artist_id, Number(c.n)])), -1);
+      await moveCreditCounts(trx, new Map(credits.map((c) => [c.artist_id, Number(c.n)])), -1);
       if (dialect === "sqlite") {
         // One pass over each FTS table for the whole batch.
         await trx.deleteFrom("song_fts").where("song_id", "in", created).execute();

@@ -434,6 +434,11 @@ export function createImportsService(deps: {
       log.info({ batchId, rows: rows.length, ms: Date.now() - started, ...totals }, "import finished");
       if (totals.created + totals.updated > 0)
         await announce(batchId).catch((err) => log.warn({ err, batchId }, "import event not sent"));
+      // Created songs are the importer's uploads: their open profile shows the new count.
+      if (totals.created > 0)
+        await bus
+          .publish({ type: "me.changed", userId: viewer.id })
+          .catch((err) => log.warn({ err, batchId }, "import event not sent"));
     } catch (err) {
       log.error({ err, batchId }, "import failed");
       await repo
@@ -547,7 +552,7 @@ export function createImportsService(deps: {
      * favourites with them, as a song deletion does) and the songs it updated get their previous values back.
      */
     async undo(viewer: Viewer, id: string): Promise<ImportBatch> {
-      await database.tx(async (trx) => {
+      const importer = await database.tx(async (trx) => {
         const row = await repo.findBatch(id, trx);
         if (!row) throw new AppError("not_found", IMPORT_MESSAGES.notFound);
         // Claimed by a conditional update, so two undos at once cannot both go ahead.
@@ -578,8 +583,11 @@ export function createImportsService(deps: {
           restored++;
         }
         await audit(trx, viewer.id, "import.undone", id, { fileName: row.file_name, deleted, restored });
+        return deleted > 0 ? row.created_by : null;
       });
       await announce(id);
+      // The deleted songs were the importer's uploads (submitted_by is the batch's creator).
+      if (importer) await bus.publish({ type: "me.changed", userId: importer });
       return batch(id);
     },
 

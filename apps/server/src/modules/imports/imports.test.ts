@@ -305,14 +305,14 @@ describeEachDialect("imports", (dialect) => {
   });
 
   it("undoes a batch as one: created songs gone, updated songs restored, counts back; twice is refused", async () => {
-    const novaUploads = () => storedNumber(ctx, "user", "upload_count", ["username_key", "nova"]);
-    expect(await novaUploads()).toBe(4);
+    const novaCredits = () => storedNumber(ctx, "user", "credit_count", ["username_key", "nova"]);
+    expect(await novaCredits()).toBe(4);
     const res = await undo(people.importer.cookie, batchId);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: "undone", createdSongs: [] });
     const left = await ctx.database.db.selectFrom("song").select("id").where("import_batch_id", "=", batchId).execute();
     expect(left).toEqual([]);
-    expect(await novaUploads()).toBe(0);
+    expect(await novaCredits()).toBe(0);
     const existing = await songRow(existingId);
     expect(existing).toMatchObject({ era: null, leak_date: null, availability: null, quality: null });
     const found = (await ctx.app.inject({ method: "GET", url: "/api/search?q=night%20drive" })).json();

@@ -593,7 +593,7 @@ export function createSongsRepo(database: Database) {
       return id;
     },
 
-    /** Credit artists on a song; each artist's uploadCount moves with the credit. */
+    /** Credit artists on a song; each artist's credit_count moves with the credit. */
     async setArtists(trx: Db, songId: string, artistIds: string[]): Promise<void> {
       const old = await trx.selectFrom("song_artist").select("artist_id").where("song_id", "=", songId).execute();
       const oldIds = new Set(old.map((r) => r.artist_id));
@@ -605,9 +605,9 @@ export function createSongsRepo(database: Database) {
       const added = artistIds.filter((id) => !oldIds.has(id));
       const removed = [...oldIds].filter((id) => !newIds.has(id));
       if (added.length)
-        await trx.updateTable("user").set({ upload_count: sql`upload_count + 1` }).where("id", "in", added).execute();
+        await trx.updateTable("user").set({ credit_count: sql`credit_count + 1` }).where("id", "in", added).execute();
       if (removed.length)
-        await trx.updateTable("user").set({ upload_count: sql`upload_count - 1` }).where("id", "in", removed).execute();
+        await trx.updateTable("user").set({ credit_count: sql`credit_count - 1` }).where("id", "in", removed).execute();
     },
 
     /** Keep the search index in step with the song's title and artists. */

@@ -717,6 +717,8 @@ export function createSongsService(deps: {
         await notifier.announce(notified);
         // Open pending grids show the new song without a reload.
         await bus.publish({ type: "song.changed", songId: id, data: { created: true, status: "pending" } });
+        // The uploader's open pages show their new upload count.
+        await bus.publish({ type: "me.changed", userId: viewer.id });
         return one(id, viewer);
       } finally {
         // Nothing is left behind on failure: neither the temp file nor a stored copy.
@@ -773,6 +775,8 @@ export function createSongsService(deps: {
         songId: id,
         data: { deleted: true, status: gone.status, isHidden: Boolean(gone.is_hidden) },
       });
+      // The uploader's count went down with the row.
+      if (gone.submitted_by) await bus.publish({ type: "me.changed", userId: gone.submitted_by });
     },
 
     /** Set the wanted favourite state; idempotent, counter moves only with the row. */

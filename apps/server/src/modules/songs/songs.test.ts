@@ -16,8 +16,9 @@ import { describeEachDialect, type TestContext, useTestApp } from "../../test/ha
 
 const files = (ctx: TestContext, sub: string) => dataFiles(ctx.dataDir, sub);
 
-const uploadCount = (ctx: TestContext, username: string) =>
-  storedNumber(ctx, "user", "upload_count", ["username", username]);
+/** The songs credited to the artist named `username` (user.credit_count). */
+const creditCount = (ctx: TestContext, username: string) =>
+  storedNumber(ctx, "user", "credit_count", ["username", username]);
 
 /** Like or unlike a song as the holder of `cookie`. */
 const favorite = (ctx: TestContext, method: "PUT" | "DELETE", songId: string, cookie: string) =>
@@ -59,18 +60,18 @@ describeEachDialect("songs: upload", (dialect) => {
     expect(files(ctx, "audio")).toHaveLength(1);
     const artists = await ctx.database.db
       .selectFrom("user")
-      .select(["username", "bio", "is_placeholder", "upload_count", "email"])
+      .select(["username", "bio", "is_placeholder", "credit_count", "email"])
       .where("username", "in", ["Nova Test", "Kid Test"])
       .orderBy("username")
       .execute();
-    expect(artists.map((a) => [a.username, a.bio, Boolean(a.is_placeholder), Number(a.upload_count)])).toEqual([
+    expect(artists.map((a) => [a.username, a.bio, Boolean(a.is_placeholder), Number(a.credit_count)])).toEqual([
       ["Kid Test", "Music by Kid Test", true, 1],
       ["Nova Test", "Music by Nova Test", true, 1],
     ]);
     expect(artists[0]?.email).toMatch(/@placeholder\.unheard\.invalid$/);
   });
 
-  it("reuses an artist regardless of case and spacing, counting each upload", async () => {
+  it("reuses an artist regardless of case and spacing, counting each credit", async () => {
     const res = await upload(
       ctx,
       alice.cookie,
@@ -80,7 +81,7 @@ describeEachDialect("songs: upload", (dialect) => {
     expect(res.statusCode).toBe(201);
     expect(res.json().artists).toEqual([{ id: expect.any(String), name: "Nova Test" }]);
     expect(res.json().audio.mime).toBe("audio/mpeg");
-    expect(await uploadCount(ctx, "Nova Test")).toBe(2);
+    expect(await creditCount(ctx, "Nova Test")).toBe(2);
   });
 
   const refusals: [
@@ -185,7 +186,7 @@ describeEachDialect("songs: upload", (dialect) => {
     expect(codes).toEqual([201, 409, 409, 409, 409, 409]);
     const rows = await ctx.database.db.selectFrom("song").select("id").where("title_key", "=", "race song").execute();
     expect(rows).toHaveLength(1);
-    expect(await uploadCount(ctx, "Racer")).toBe(1);
+    expect(await creditCount(ctx, "Racer")).toBe(1);
   });
 
   it("requires a signed-in member", async () => {
@@ -289,7 +290,7 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
         previous: expect.objectContaining({ title: "Streamed", artists: ["Streamer"], genre: "Pop" }),
       }),
     ]);
-    expect(await uploadCount(ctx, "Guest")).toBe(1);
+    expect(await creditCount(ctx, "Guest")).toBe(1);
   });
 
   it("refuses edits by others, and sends verified contributors' edits to review", async () => {
@@ -330,7 +331,7 @@ describeEachDialect("songs: audio, detail, edit, delete", (dialect) => {
     expect(files(ctx, "audio")).toEqual([]);
     const left = await ctx.database.db.selectFrom("favorite").select("song_id").where("song_id", "=", songId).execute();
     expect(left).toEqual([]);
-    expect(await uploadCount(ctx, "Streamer")).toBe(0);
+    expect(await creditCount(ctx, "Streamer")).toBe(0);
   });
 });
 

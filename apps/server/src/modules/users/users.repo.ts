@@ -17,6 +17,20 @@ export function createUsersRepo(database: Database) {
       return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
+    /**
+     * The songs a member uploaded (song.submitted_by; bulk imports count for the importer), pending and hidden
+     * ones too. Counted from the rows when read, so no write path can leave it behind; song_submitted_by_idx
+     * answers it without reading a song row.
+     */
+    async uploadCount(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom("song")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("submitted_by", "=", userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** The admin permissions (spec §3) an admin's record grants; none without a record. */
     async adminPermissions(userId: string): Promise<AdminPermission[]> {
       const row = await db.selectFrom("admin").select("permissions").where("user_id", "=", userId).executeTakeFirst();

@@ -10,8 +10,8 @@ function asRole(role: string): Role {
   return (ROLES as readonly string[]).includes(role) ? (role as Role) : "user";
 }
 
-/** The profile the API shows its owner (spec §3/§4 with the derived flags of §6). */
-export function toMe(row: UserRow, waitlistGate: boolean): Omit<Me, "trust" | "permissions"> {
+/** The profile the API shows its owner (spec §3/§4 with the derived flags of §6); `uploads`: the songs they uploaded. */
+export function toMe(row: UserRow, uploads: number, waitlistGate: boolean): Omit<Me, "trust" | "permissions"> {
   const role = asRole(row.role);
   const flags = roleFlags(role);
   const offWaitlist = Boolean(row.off_waitlist);
@@ -26,7 +26,8 @@ export function toMe(row: UserRow, waitlistGate: boolean): Omit<Me, "trust" | "p
     isArtist: Boolean(row.is_artist),
     isVerified: Boolean(row.is_verified),
     isEmailVerified: Boolean(row.email_verified),
-    uploadCount: Number(row.upload_count),
+    // The member's uploads, not the artist credits the row keeps in credit_count (issue 25).
+    uploadCount: uploads,
     offWaitlist,
     socialLinks: { instagram: row.instagram, twitter: row.twitter, website: row.website },
     createdAt: toIso(row.created_at),
@@ -47,7 +48,7 @@ export function createUsersService(deps: {
     async me(userId: string): Promise<Me> {
       const row = await users.findById(userId);
       if (!row) throw new AppError("unauthorized", MESSAGES.signInRequired);
-      const me = toMe(row, waitlistGate);
+      const me = toMe(row, await users.uploadCount(userId), waitlistGate);
       // Super admins hold every permission (spec §6); other admins what their admin record grants.
       const permissions = me.isSuperAdmin
         ? [...ADMIN_PERMISSIONS]

@@ -101,7 +101,7 @@ export function useMe(): CurrentUser {
 
 /**
  * Keeps ['me'] live: toasts a failed load once, and listens to the server's event stream, which pushes
- * the full profile whenever points or role change (signed in) and song changes to every open page.
+ * the full profile whenever points, role or uploads change (signed in) and song changes to every open page.
  */
 export function useLiveMe(): void {
   const queryClient = useQueryClient();

@@ -45,6 +45,7 @@ import {
   SONG_LISTS_KEY,
   songDetailKey,
 } from "../../lib/api/live";
+import { meKey } from "../accounts/me";
 
 /** Release filter values of the home page (spec §5 plus 'all'). */
 export type ReleaseFilter = "all" | (typeof RELEASE_FILTERS)[number];
@@ -335,7 +336,7 @@ export function uploadSong(req: UploadRequest, onProgress: (fraction: number) =>
   });
 }
 
-/** Upload a song; on success the pending grid reloads (the song starts pending). */
+/** Upload a song; on success the pending grid (the song starts pending) and the profile's upload count reload. */
 export function useUploadSong() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -351,6 +352,8 @@ export function useUploadSong() {
     onSuccess: (song) => {
       queryClient.setQueryData(songKeys.detail(song.id), song);
       void queryClient.invalidateQueries({ queryKey: songKeys.pending });
+      // The server's 'me' event brings the new count too, but only to a tab whose event stream is open.
+      void queryClient.invalidateQueries({ queryKey: meKey });
     },
   });
 }
