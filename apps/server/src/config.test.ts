@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.js";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, localUrl } from "./config.js";
+import { readyBanner } from "./terminal.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dirs: string[] = [];
@@ -32,6 +33,23 @@ describe("config", () => {
     expect(readFileSync(path.join(dir, "auth-secret"), "utf8").trim()).toBe(config.authSecret);
     // Same secret on the next start, so sessions survive restarts.
     expect(loadConfig({ DATA_DIR: dir }).authSecret).toBe(config.authSecret);
+  });
+
+  it("links to the address the terminal prints by default: one host name per server (issue 25)", () => {
+    const urlFor = (env: Record<string, string>) => loadConfig({ DATA_DIR: tempDir(), ...env }).publicUrl;
+    // Listening on loopback or on every interface: localhost, never 127.0.0.1 beside it.
+    expect(urlFor({})).toBe("http://localhost:3000");
+    for (const host of ["127.0.0.1", "0.0.0.0", "::", "[::]", "::1", "localhost"])
+      expect(urlFor({ HOST: host, PORT: "4100" }), host).toBe("http://localhost:4100");
+    // A chosen address is the one to open.
+    expect(urlFor({ HOST: "192.168.1.20" })).toBe("http://192.168.1.20:3000");
+    expect(urlFor({ HOST: "fd00::5", PORT: "80" })).toBe("http://[fd00::5]:80");
+    expect(urlFor({ HOST: "0.0.0.0", PUBLIC_URL: "https://unheard.example/" })).toBe("https://unheard.example");
+    // The banner prints exactly this address.
+    const config = loadConfig({ DATA_DIR: tempDir(), HOST: "0.0.0.0", PORT: "4100" });
+    expect(config.publicUrl).toBe(localUrl(config.host, config.port));
+    const banner = readyBanner({ url: config.publicUrl, seconds: 1, database: "sqlite" });
+    expect(banner.match(/https?:\/\/\S+/g)).toEqual(["http://localhost:4100"]);
   });
 
   it("reads every documented setting", () => {

@@ -186,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicUrl: (e.PUBLIC_URL ?? localUrl(e.HOST, e.PORT)).replace(/\/+$/, ""),
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     superAdminEmail: e.SUPER_ADMIN_EMAIL?.toLowerCase(),
     smtpUrl: e.SMTP_URL,
@@ -223,6 +223,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
     s3: s3Config(e, env),
   };
+}
+
+/**
+ * The address of a server listening on `host`, for a browser on this machine: the one the terminal prints and
+ * e-mailed links use (PUBLIC_URL's default). Loopback and "every interface" become localhost, so there is one
+ * host name to browse at: sessions are cookies, kept per host name, so a link to 127.0.0.1 opened after
+ * signing in at localhost would find no session.
+ */
+export function localUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  const local =
+    bare === "localhost" ||
+    bare === "0.0.0.0" ||
+    bare === "::" ||
+    bare === "::1" ||
+    bare === "::ffff:127.0.0.1" ||
+    /^127\.\d+\.\d+\.\d+$/.test(bare);
+  const name = local ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
+  return `http://${name}:${port}`;
 }
 
 /** S3_BUCKET switches object storage on; then the credentials are required, and S3 settings without it are an error. */

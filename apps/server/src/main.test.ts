@@ -51,9 +51,15 @@ describe("server process", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await waitForHealth(`http://127.0.0.1:${port}/api/health`, child);
-    expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).toEqual({ status: "ok", db: "sqlite" });
+    expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).toMatchObject({
+      status: "ok",
+      db: "sqlite",
+    });
     // The first start prints the demo accounts.
     expect(output).toContain("listener@unheard.local");
+    // One address, the one e-mailed links use (PUBLIC_URL's default), and not the interface it listens on.
+    expect(new Set(output.match(/https?:\/\/[^\s"\\]+/g))).toEqual(new Set([`http://localhost:${port}`]));
+    expect(output).not.toContain("127.0.0.1");
     const logInAsDemoAdmin = () =>
       fetch(`http://127.0.0.1:${port}/api/auth/login`, {
         method: "POST",
@@ -69,5 +75,43 @@ describe("server process", () => {
     expect((await inFlight).status).toBe(200);
     expect(await exited).toBe(0);
     expect(output).toContain("shutting down");
+  }, 120_000);
+
+  it("prints one address to open on a terminal, also when listening on every interface (issue 25)", async () => {
+    const port = await freePort();
+    let output = "";
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATA_DIR: mkdtempSync(path.join(dir, "pretty-")),
+        PORT: String(port),
+        HOST: "0.0.0.0",
+        LOG_FORMAT: "pretty",
+        LOG_LEVEL: "info",
+        DATABASE_URL: "",
+        PUBLIC_URL: "",
+        DEMO_SONGS: "24",
+        DEMO_CACHE_DIR: path.join(tmpdir(), "unheard-demo-cache-test"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}/api/health`, child);
+      await expect.poll(() => output, { timeout: 10_000 }).toContain("Unheard is ready");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+    expect(output).toContain(`Open http://localhost:${port}`);
+    expect(new Set(output.match(/https?:\/\/[^\s"\\]+/g))).toEqual(new Set([`http://localhost:${port}`]));
+    expect(output).not.toMatch(/127\.0\.0\.1|0\.0\.0\.0|Server listening/);
   }, 120_000);
 });

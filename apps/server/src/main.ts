@@ -6,8 +6,9 @@ import { migrateToLatest } from "./db/migrate.js";
 import { openConfiguredDatabase } from "./db/open.js";
 import { sweepDataDir } from "./lib/audio-sweep.js";
 import { boundOpenRequests } from "./lib/open-requests.js";
+import { setDemoAudioStatus } from "./seed/demo-audio-status.js";
 import { fillDemoAudio, type SeedResult, seedDemo } from "./seed/seed.js";
-import { chooseLogFormat, progressLine, readyBanner } from "./terminal.js";
+import { chooseLogFormat, demoAudioProgressText, progressLine, progressSteps, readyBanner } from "./terminal.js";
 
 /** How long a shutdown lets requests being answered finish, after background work has stopped. */
 const REQUEST_GRACE_MS = 3_000;
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
         `demo catalogue seeded: ${seeded.created} songs in ${seconds} s` +
           (seeded.audioPending > 0 ? ` (audio for ${seeded.audioPending} more follows in the background)` : ""),
       );
+      // Pages opened at once say the audio is coming, before the background run has counted its songs.
+      if (seeded.audioPending > 0) setDemoAudioStatus(database, { done: 0, total: seeded.audioPending });
     }
   }
 
@@ -135,7 +138,15 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
-  await app.listen({ port: config.port, host: config.host });
+  // Fastify would log "Server listening at" each address it bound (127.0.0.1, or every interface for 0.0.0.0):
+  // the lines below name the one address to open instead, the one e-mailed links use (PUBLIC_URL).
+  const level = app.log.level;
+  if (["info", "debug", "trace"].includes(level)) app.log.level = "warn";
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } finally {
+    app.log.level = level;
+  }
   // performance.now() counts from the start of this process (with `npm start`, the build check included).
   const startup = performance.now() / 1000;
   if (pretty) {
@@ -146,7 +157,9 @@ async function main(): Promise<void> {
         database: database.dialect,
         ...(seeded ? { accounts: seeded.accounts } : {}),
         ...(seeded?.audioPending
-          ? { note: `Audio for ${seeded.audioPending} catalogue songs is being generated in the background.` }
+          ? {
+              note: `Audio for ${seeded.audioPending} catalogue songs is being generated in the background; progress follows below.`,
+            }
           : {}),
         color,
       })}\n`,
@@ -162,7 +175,7 @@ async function main(): Promise<void> {
       `Unheard is running at ${config.publicUrl} (database: ${database.dialect}, ready in ${startup.toFixed(2)} s)`,
     );
   }
-  if (config.seedDemo) void finishDemoAudio(note, app.log, config, database, background.signal, pretty);
+  if (config.seedDemo) void finishDemoAudio(note, app.log, config, database, background.signal);
 }
 
 /** Render and attach the demo audio still missing (first start, or a start stopped before it finished). */
@@ -172,31 +185,22 @@ async function finishDemoAudio(
   config: Config,
   database: ReturnType<typeof openConfiguredDatabase>,
   signal: AbortSignal,
-  pretty: boolean,
 ): Promise<void> {
   const started = performance.now();
-  let total = 0;
-  let lastShown = performance.now();
+  let worthALine: ((done: number) => boolean) | undefined;
   try {
     const filled = await fillDemoAudio({
       database,
       config,
       signal,
-      onProgress: (p) => {
-        const missing = p.total - p.cached;
-        if (missing === 0) return;
-        if (total === 0) {
-          total = missing;
-          note({ songs: missing }, `generating audio for ${missing} more demo songs in the background`);
-        }
-        const done = p.done - p.cached;
-        // A line at every quarter (and one a few seconds apart at most on a terminal).
-        const quarter = Math.floor((done * 4) / missing) > Math.floor(((done - 1) * 4) / missing);
-        const now = performance.now();
-        if (done > 0 && done < missing && (quarter || (pretty && now - lastShown > 10_000))) {
-          lastShown = now;
-          note({ done, total: missing }, `demo audio ${done}/${missing}`);
-        }
+      // A line to start, one at each tenth (a few seconds apart at least), one at the end: the same lines on a
+      // terminal and in JSON logs, so a log file hears of it a dozen times at most.
+      onProgress: ({ done, total }) => {
+        if (!worthALine) {
+          worthALine = progressSteps(total);
+          note({ songs: total }, `generating audio for ${total} more demo songs in the background`);
+        } else if (worthALine(done))
+          note({ done, total }, demoAudioProgressText(done, total, performance.now() - started));
       },
     });
     if (filled > 0) {

@@ -1,6 +1,13 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { accountsTable, chooseLogFormat, progressLine, readyBanner } from "./terminal.js";
+import {
+  accountsTable,
+  chooseLogFormat,
+  demoAudioProgressText,
+  progressLine,
+  progressSteps,
+  readyBanner,
+} from "./terminal.js";
 
 const accounts = [
   { role: "user", email: "listener@unheard.local", password: "listener123" },
@@ -56,5 +63,35 @@ describe("terminal output", () => {
     plain.clear();
     plain.done("done");
     expect(pipe.read().toString()).toBe("2/3\ndone\n");
+  });
+
+  it("prints background progress at each tenth, never two lines within a few seconds", () => {
+    let now = 0;
+    const steps = progressSteps(100, { now: () => now });
+    const shown: number[] = [];
+    for (let done = 0; done <= 100; done++) {
+      now += 1_000;
+      if (steps(done)) shown.push(done);
+    }
+    // A second per song: a line at 10, 20, ... 90; the first and last counts have lines of their own.
+    expect(shown).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    // Cached songs rushing through: nothing until a few seconds have passed, then the tenth reached by then.
+    now = 0;
+    const fast = progressSteps(100, { now: () => now });
+    const rushed: number[] = [];
+    for (let done = 0; done < 100; done++) {
+      now += done < 60 ? 10 : 1_000;
+      if (fast(done)) rushed.push(done);
+    }
+    expect(rushed).toEqual([62, 70, 80, 90]);
+  });
+
+  it("says how far demo audio has come and about how long is left", () => {
+    expect(demoAudioProgressText(120, 284, 60_000)).toBe("demo audio: 120 of 284 songs (42%), about 1 min left");
+    expect(demoAudioProgressText(250, 284, 60_000)).toBe("demo audio: 250 of 284 songs (88%), about 10 s left");
+    expect(demoAudioProgressText(10, 284, 60_000)).toBe("demo audio: 10 of 284 songs (3%), about 27 min left");
+    expect(demoAudioProgressText(228, 284, 233_000)).toBe("demo audio: 228 of 284 songs (80%), about 1 min left");
+    expect(demoAudioProgressText(283, 284, 60_000)).toBe("demo audio: 283 of 284 songs (99%), about 5 s left");
+    expect(demoAudioProgressText(0, 284, 0)).toBe("demo audio: 0 of 284 songs (0%)");
   });
 });

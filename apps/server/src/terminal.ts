@@ -85,3 +85,42 @@ export function progressLine(out: Writable & { isTTY?: boolean }) {
     },
   };
 }
+
+/**
+ * Which counts of a long background task deserve a line of their own: each tenth (`steps`) of the way, but no
+ * two lines closer than `minGapMs` (cached work rushing through would print ten lines at once). The first and
+ * the last count have lines of their own, so they never pass here.
+ */
+export function progressSteps(
+  total: number,
+  opts: { steps?: number; minGapMs?: number; now?: () => number } = {},
+): (done: number) => boolean {
+  const steps = opts.steps ?? 10;
+  const minGapMs = opts.minGapMs ?? 3_000;
+  const now = opts.now ?? (() => performance.now());
+  let shownStep = 0;
+  let shownAt = now();
+  return (done) => {
+    if (done <= 0 || done >= total) return false;
+    const step = Math.floor((done * steps) / total);
+    if (step <= shownStep) return false;
+    const at = now();
+    if (at - shownAt < minGapMs) return false;
+    shownStep = step;
+    shownAt = at;
+    return true;
+  };
+}
+
+/** "demo audio: 120 of 284 songs (42%), about 1 min left", the time left guessed from the pace so far. */
+export function demoAudioProgressText(done: number, total: number, elapsedMs: number): string {
+  const pct = Math.floor((done * 100) / Math.max(1, total));
+  // Seconds in fives under a minute, whole minutes above (never "60 s").
+  const leftSeconds = done > 0 ? Math.max(5, Math.ceil(((total - done) * elapsedMs) / done / 5000) * 5) : Number.NaN;
+  const left = !Number.isFinite(leftSeconds)
+    ? ""
+    : leftSeconds < 60
+      ? `, about ${leftSeconds} s left`
+      : `, about ${Math.round(leftSeconds / 60)} min left`;
+  return `demo audio: ${done} of ${total} songs (${pct}%)${left}`;
+}

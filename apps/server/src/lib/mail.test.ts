@@ -88,7 +88,7 @@ describe("mail", () => {
       text: "Open https://x.example/a?token=abc\n",
       link: "https://x.example/a?token=abc",
     });
-    const files = readdirSync(path.join(dir, "mail"));
+    const files = readdirSync(path.join(dir, "mail")).filter((f) => f.endsWith(".eml"));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T.*-zoe@example\.com\.eml$/);
     const eml = readFileSync(path.join(dir, "mail", files[0] ?? ""), "utf8");
@@ -99,6 +99,67 @@ describe("mail", () => {
     expect(eml).toMatch(/^Date: .+$/m);
     expect(decodeQuotedPrintable(eml)).toContain("https://x.example/a?token=abc");
   });
+
+  it("writes the plain text beside each .eml, as it was written (issue 25: copied links were broken)", async () => {
+    const own = mkdtempSync(path.join(dir, "text-"));
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: "Unheard <no-reply@unheard.local>",
+      dataDir: own,
+      log: silent as unknown as Log,
+    });
+    // Long enough for quoted-printable to cut it, with "=" that it would write as "=3D".
+    const link = `https://x.example/api/auth/verify-email?token=${"a1b2c3d4e5".repeat(20)}&next=%2F`;
+    await mailer.send({ to: "kim@example.com", subject: "Verify", text: `Open this:\n\n${link}\n`, link });
+    const files = readdirSync(path.join(own, "mail")).sort();
+    expect(files).toHaveLength(2);
+    const [eml, txt] = files;
+    expect(txt).toBe(eml?.replace(/\.eml$/, ".txt"));
+    expect(readFileSync(path.join(own, "mail", eml ?? ""), "utf8")).not.toContain(link);
+    expect(readFileSync(path.join(own, "mail", txt ?? ""), "utf8")).toBe(
+      `To: kim@example.com\nSubject: Verify\n\nOpen this:\n\n${link}\n`,
+    );
+  });
+
+  for (const dialect of DIALECTS) {
+    it(`e-mails a verification link that works as copied from the .txt, at PUBLIC_URL's default [${dialect}]`, async () => {
+      // PUBLIC_URL unset: the link goes to the address the terminal prints for HOST and PORT.
+      const ctx = await createTestApp(dialect, { env: { PUBLIC_URL: "", HOST: "0.0.0.0", PORT: "4123" } });
+      try {
+        expect(ctx.config.publicUrl).toBe("http://localhost:4123");
+        const email = "copy-paste@example.com";
+        const res = await ctx.app.inject({
+          method: "POST",
+          url: "/api/auth/register",
+          payload: { email, password: "secret1", confirmPassword: "secret1" },
+        });
+        expect(res.statusCode).toBe(201);
+        const mail = path.join(ctx.dataDir, "mail");
+        const eml = readdirSync(mail).find((f) => f.endsWith(`-${email}.eml`)) ?? "";
+        const text = readFileSync(path.join(mail, eml.replace(/\.eml$/, ".txt")), "utf8");
+        expect(text).toMatch(/^To: copy-paste@example\.com\nSubject: Verify your e-mail for Unheard\n\n/);
+        const links = text.match(/https?:\/\/\S+/g) ?? [];
+        expect(links).toHaveLength(1);
+        const link = links[0] ?? "";
+        // Whole and unescaped, unlike the quoted-printable .eml.
+        expect(link).toMatch(/^http:\/\/localhost:4123\/api\/auth\/verify-email\?token=[\w.-]+$/);
+        expect(text).not.toMatch(/=\r?\n|=3D/);
+        expect(readFileSync(path.join(mail, eml), "utf8")).not.toContain(link);
+        const url = new URL(link);
+        const verify = await ctx.app.inject({ method: "GET", url: `${url.pathname}${url.search}` });
+        expect(verify.statusCode).toBe(302);
+        expect(verify.headers.location).toBe("/login?verify=ok");
+        const login = await ctx.app.inject({
+          method: "POST",
+          url: "/api/auth/login",
+          payload: { email, password: "secret1" },
+        });
+        expect(login.statusCode).toBe(200);
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
 
   it("sends through real SMTP when SMTP_URL is set", async () => {
     const mailer = createMailer({

@@ -13,6 +13,8 @@ import {
 } from "../modules/fingerprints/fingerprint-file.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
 import { trustOf } from "../modules/trust/trust.service.js";
+import { expectProfileCounts } from "../test/consistency.js";
+import { getMe } from "../test/fixtures.js";
 import { createTestApp, describeEachDialect, sessionCookie, type TestContext } from "../test/harness.js";
 import { buildCatalogue } from "./catalogue.js";
 import { demoAudioJob } from "./demo-audio.js";
@@ -71,7 +73,7 @@ describeEachDialect("demo data", (dialect) => {
     expect(badPoints.rows).toEqual([]);
     const badArtists = await sql<{ id: string }>`
       select u.id from "user" u where u.is_artist = ${truthy}
-        and (u.upload_count != (select count(*) from song_artist sa where sa.artist_id = u.id)
+        and (u.credit_count != (select count(*) from song_artist sa where sa.artist_id = u.id)
           or u.follower_count != (select count(*) from follow f where f.artist_id = u.id))`.execute(db);
     expect(badArtists.rows).toEqual([]);
     // Nobody votes on their own song; every verified song paid its submitter once.
@@ -231,6 +233,28 @@ describeEachDialect("demo data", (dialect) => {
       expect(res.json().user).toMatchObject({ role: a.role, waitlisted: false });
     }
   });
+
+  it("shows the demo accounts profile counts equal to their rows: the listener's uploads are its songs", async () => {
+    // Issue 25: the listener submitted the demo songs, yet its profile said "Uploads 0" (it credits no artist).
+    const cookies = new Map<string, string>();
+    for (const a of DEMO_ACCOUNTS) {
+      const login = await ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { email: a.email, password: a.password },
+      });
+      cookies.set(a.email, sessionCookie(login));
+    }
+    const listener = (await getMe(ctx, cookies.get("listener@unheard.local") ?? "")).json();
+    const own = await ctx.database.db
+      .selectFrom("song")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("submitted_by", "=", listener.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(own.n)).toBeGreaterThan(0);
+    expect(listener.uploadCount).toBe(Number(own.n));
+    await expectProfileCounts(ctx, ...cookies.values());
+  });
 });
 
 describeEachDialect("demo audio in the background", (dialect) => {
@@ -262,14 +286,34 @@ describeEachDialect("demo audio in the background", (dialect) => {
     expect(await jobs()).toHaveLength(total - 2);
 
     const progress: { done: number; total: number }[] = [];
-    const filled = await fillDemoAudio({
+    const health = async () => (await ctx.app.inject({ url: "/api/health" })).json().demoAudio;
+    expect(await health()).toBeNull();
+    let finished = false;
+    const filling = fillDemoAudio({
       database: ctx.database,
       config: ctx.config,
       threads: 1,
       onProgress: (p) => progress.push(p),
+    }).finally(() => {
+      finished = true;
     });
+    // Issue 25: while the audio is made, /api/health says how far it has come (pages say "being prepared").
+    const seen: unknown[] = [];
+    while (!finished) {
+      seen.push(await health());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const filled = await filling;
     expect(filled).toBe(2);
-    expect(progress.at(-1)).toMatchObject({ done: 2, total: 2 });
+    expect(progress).toEqual([
+      { done: 0, total: 2 },
+      { done: 1, total: 2 },
+      { done: 2, total: 2 },
+    ]);
+    expect(seen).toContainEqual({ done: 0, total: 2 });
+    expect(seen.every((s) => s === null || [0, 1].includes((s as { done: number; total: number }).done))).toBe(true);
+    // Done: nothing is on its way any more.
+    expect(await health()).toBeNull();
     expect(await db.selectFrom("song").select("id").where("audio_key", "is", null).execute()).toEqual([]);
     expect(await jobs()).toHaveLength(total);
     // Nothing left to do on the next start.

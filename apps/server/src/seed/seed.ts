@@ -32,6 +32,7 @@ import { leakColumns } from "../modules/songs/leak-details.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { buildCatalogue, type Catalogue, type CatalogueSong, DEMO_SONG_TOTAL } from "./catalogue.js";
 import { type DemoAudioProgress, type DemoClip, findCachedDemoAudio, prepareDemoAudio } from "./demo-audio.js";
+import { setDemoAudioStatus } from "./demo-audio-status.js";
 import { DEMO_ACCOUNTS, DEMO_FANS, DEMO_SONGS, type DemoSong } from "./demo-data.js";
 import { hashString, rng } from "./synth.js";
 
@@ -182,13 +183,15 @@ function demoTotal(songs: number | undefined): number {
 /**
  * Render and attach the audio of demo songs that have none yet (seeded with audio: "background", or a start
  * that stopped before it finished): each song gets its file, its measurements and its fingerprinting job as
- * soon as its render is done. Returns how many songs got audio. Stops early when `signal` aborts.
+ * soon as its render is done. Returns how many songs got audio. Stops early when `signal` aborts. Meanwhile
+ * `demoAudioStatus(database)` (and `onProgress`) says how many of the songs waiting have their audio.
  */
 export async function fillDemoAudio(opts: {
   database: Database;
   config: Config;
   threads?: number;
-  onProgress?: (p: DemoAudioProgress) => void;
+  /** Songs attached so far (`done`, those from the cache first) of the `total` that had no audio. */
+  onProgress?: (p: { done: number; total: number }) => void;
   signal?: AbortSignal;
 }): Promise<number> {
   const { database, config } = opts;
@@ -205,7 +208,20 @@ export async function fillDemoAudio(opts: {
         .orderBy("created_at", "desc")
         .execute()
     ).filter((r) => plan.has(r.title_key));
-  if (rows.length === 0) return 0;
+  if (rows.length === 0) {
+    setDemoAudioStatus(database, null);
+    return 0;
+  }
+  const total = rows.length;
+  let done = 0;
+  let over = false;
+  const report = () => {
+    // An attach still in the chain after a failure must not bring back a progress that is over.
+    if (over) return;
+    setDemoAudioStatus(database, { done, total });
+    opts.onProgress?.({ done, total });
+  };
+  report();
   const storage = createStorage(config);
   const tmpDir = path.join(config.dataDir, "tmp");
   let filled = 0;
@@ -228,19 +244,27 @@ export async function fillDemoAudio(opts: {
         return true;
       });
       if (changed) filled++;
+      // Counted once the row has its audio, so a page that refetches on this number finds the player.
+      done++;
+      report();
     });
   };
-  await prepareDemoAudio(
-    rows.map((r) => plan.get(r.title_key) as { title: string; genre: string }),
-    {
-      cacheDir: config.demoCacheDir,
-      onClip: attach,
-      ...(opts.threads ? { threads: opts.threads } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    },
-  );
-  await chain;
+  try {
+    await prepareDemoAudio(
+      rows.map((r) => plan.get(r.title_key) as { title: string; genre: string }),
+      {
+        cacheDir: config.demoCacheDir,
+        onClip: attach,
+        ...(opts.threads ? { threads: opts.threads } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    );
+    await chain;
+  } finally {
+    // Finished, failed or stopped: no page should keep saying audio is on its way.
+    over = true;
+    setDemoAudioStatus(database, null);
+  }
   return filled;
 }
 
@@ -559,7 +583,7 @@ async function seedSongs(
   await trx
     .updateTable("user")
     .set({
-      upload_count: sql`(select count(*) from song_artist where song_artist.artist_id = "user".id)`,
+      credit_count: sql`(select count(*) from song_artist where song_artist.artist_id = "user".id)`,
       follower_count: sql`(select count(*) from follow where follow.artist_id = "user".id)`,
     })
     .where("is_artist", "=", true)

@@ -5,10 +5,14 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import type { App } from "../../http.js";
 import { routeOptions } from "../../lib/route-schemas.js";
+import { demoAudioStatus } from "../../seed/demo-audio-status.js";
 
 const options = routeOptions(["health"]);
 
-/** Liveness with a real query, so a broken database shows up here; and the limits the page checks before sending. */
+/**
+ * Liveness with a real query, so a broken database shows up here, and how far demo audio rendering has come (from
+ * memory: pages poll it while songs wait for their audio); and the limits the page checks before sending.
+ */
 export function healthRoutes(app: App, deps: { database: Database; config: Config }) {
   app.get(
     "/api/config",
@@ -22,6 +26,6 @@ export function healthRoutes(app: App, deps: { database: Database; config: Confi
 
   app.get("/api/health", options(healthSchema), async () => {
     await sql`select 1`.execute(deps.database.db);
-    return { status: "ok" as const, db: deps.database.dialect };
+    return { status: "ok" as const, db: deps.database.dialect, demoAudio: demoAudioStatus(deps.database) };
   });
 }

@@ -1,7 +1,8 @@
-import { MESSAGES, type Song } from "@unheard/shared";
+import { demoAudioProgressMessage, MESSAGES, type Song } from "@unheard/shared";
 import { clsx } from "clsx";
-import { LoaderCircle, Pause, Play, VolumeX } from "lucide-react";
+import { Hourglass, LoaderCircle, Pause, Play, VolumeX } from "lucide-react";
 import { formatDuration } from "../../lib/format";
+import { useDemoAudioStatus } from "./demo-audio";
 import { type Playback, seekPlayback, togglePlayback, usePlayback } from "./player";
 
 // Shown when the file exists but the browser could not play it.
@@ -53,19 +54,46 @@ function PlayPauseButton({
   );
 }
 
-function NoPreview({ className }: { className?: string }) {
+/**
+ * A song without audio: its demo audio is still being made (shaped like the player that will take its place,
+ * with how far the rendering has come), or it has none.
+ */
+function NoPreview({ size }: { size: "compact" | "full" }) {
+  const demoAudio = useDemoAudioStatus();
+  const height = size === "compact" ? "h-10" : "h-14";
+  // Until the server says which, an empty row: neither message flashes by before the other.
+  if (demoAudio === undefined) return <div className={size === "compact" ? "h-10" : "h-5"} />;
+  if (demoAudio)
+    return (
+      <div className={clsx("flex items-center", height, size === "compact" ? "gap-3" : "gap-4")}>
+        <span
+          className={clsx(
+            "grid shrink-0 place-items-center rounded-full bg-white/[0.06] text-violet-300",
+            size === "compact" ? "size-10" : "size-14",
+          )}
+        >
+          <Hourglass aria-hidden className={size === "compact" ? "size-4" : "size-6"} />
+        </span>
+        <p className="min-w-0 flex-1">
+          <span className="block truncate text-sm text-zinc-300">{MESSAGES.demoAudioPreparing}</span>
+          <span className="block truncate text-[11px] tabular-nums text-zinc-500">
+            {demoAudioProgressMessage(demoAudio.done, demoAudio.total)}
+          </span>
+        </p>
+      </div>
+    );
   return (
-    <p className={clsx("flex items-center gap-2 text-sm text-zinc-500", className)}>
+    <p className={clsx("flex items-center gap-2 text-sm text-zinc-500", size === "compact" && "h-10")}>
       <VolumeX aria-hidden className="size-4 shrink-0" />
       {MESSAGES.previewUnavailable}
     </p>
   );
 }
 
-/** A card's preview: play/pause with a thin progress line and time, or 'Preview not available'. */
+/** A card's preview: play/pause with a thin progress line and time, or why there is none. */
 export function CompactPlayer({ song }: { song: Song }) {
   const playback = usePlayback(song.id);
-  if (!song.audio) return <NoPreview className="h-10" />;
+  if (!song.audio) return <NoPreview size="compact" />;
   const { active, duration, current, pct } = progressOf(song, playback);
   return (
     <div className="flex items-center gap-3">
@@ -96,7 +124,7 @@ export function CompactPlayer({ song }: { song: Song }) {
 export function FullPlayer({ song }: { song: Song }) {
   const playback = usePlayback(song.id);
   const audio = song.audio;
-  if (!audio) return <NoPreview />;
+  if (!audio) return <NoPreview size="full" />;
   const { active, duration, current, pct } = progressOf(song, playback);
   return (
     <div className="flex items-center gap-4">

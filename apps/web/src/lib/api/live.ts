@@ -124,6 +124,25 @@ export function refreshSongLists(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: SONG_LISTS_KEY });
 }
 
+/** True when a cached answer (one song, or a list of them) holds a song that has no audio yet. */
+export function holdsSongWithoutAudio(data: unknown): boolean {
+  if (!data || typeof data !== "object") return false;
+  const d = data as { id?: unknown; audio?: unknown; pages?: unknown; items?: unknown };
+  if (typeof d.id === "string" && "audio" in d) return d.audio === null;
+  const lists = Array.isArray(d.pages) ? d.pages.map((p) => (p as { items?: unknown }).items) : [d.items];
+  return lists.some((items) => Array.isArray(items) && items.some((s) => (s as Song | null)?.audio === null));
+}
+
+/**
+ * Reload the cached songs and lists that show a song without audio (demo audio rendered since, issue 25): only
+ * they can have changed, and no event says so. Those on screen refetch now, the rest when shown.
+ */
+export function refreshSongsWithoutAudio(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({
+    predicate: (q) => isSongQuery(q.queryKey) && holdsSongWithoutAudio(q.state.data),
+  });
+}
+
 /** The `song` event of /api/events: the song's id plus the fields that changed. */
 export type SongEvent = SongPatch & {
   id: string;

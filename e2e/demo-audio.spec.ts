@@ -1,0 +1,58 @@
+import { demoAudioProgressMessage, MESSAGES, type Song, type SongPage } from "@unheard/shared";
+import { expect, test } from "./support/fixtures";
+import { songCard } from "./support/songs";
+
+// Issue 25: on a first start most demo songs have no audio for a few minutes while it is rendered in the
+// background. Here the server's answers are changed on the way (the suite's server finished its audio long ago):
+// /api/health reports the rendering, and the newest song has no audio until it is "done".
+test("a song whose demo audio is being made says so on its card and page, then plays once it has it", async ({
+  page,
+}) => {
+  let rendering = true;
+  let waiting: { id: string; title: string } | undefined;
+  const withoutAudio = (s: Song) => (rendering && s.id === waiting?.id ? { ...s, audio: null } : s);
+  await page.route("**/api/health", async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as object;
+    await route.fulfill({ response: res, json: { ...body, demoAudio: rendering ? { done: 120, total: 284 } : null } });
+  });
+  await page.route("**/api/songs?feed=newest*", async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as SongPage;
+    const first = body.items[0];
+    if (first && !waiting) waiting = { id: first.id, title: first.title };
+    await route.fulfill({ response: res, json: { ...body, items: body.items.map(withoutAudio) } });
+  });
+  await page.route(
+    (url) => url.pathname === `/api/songs/${waiting?.id}`,
+    async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: withoutAudio((await res.json()) as Song) });
+    },
+  );
+
+  await page.goto("/");
+  const newSongs = page.getByRole("region", { name: "New Songs" });
+  await expect(newSongs.getByRole("article").first()).toBeVisible();
+  if (!waiting) throw new Error("the newest feed had no songs");
+  const play = { name: `Play ${waiting.title}` };
+  const card = songCard(newSongs, waiting.title);
+  await expect(card).toContainText(MESSAGES.demoAudioPreparing);
+  await expect(card).toContainText(demoAudioProgressMessage(120, 284));
+  await expect(card).not.toContainText(MESSAGES.previewUnavailable);
+  await expect(card.getByRole("button", play)).toHaveCount(0);
+
+  await card.getByRole("link", { name: waiting.title }).click();
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { level: 1, name: waiting.title })).toBeVisible();
+  await expect(main).toContainText(MESSAGES.demoAudioPreparing);
+  await expect(main.getByRole("button", play)).toHaveCount(0);
+
+  // The audio is ready: the next progress answer reloads the songs without audio, and the player appears.
+  rendering = false;
+  await expect(main.getByRole("button", play)).toBeVisible({ timeout: 10_000 });
+  await expect(main).not.toContainText(MESSAGES.demoAudioPreparing);
+  await page.goBack();
+  await expect(card.getByRole("button", play)).toBeVisible();
+  await expect(card).not.toContainText(MESSAGES.demoAudioPreparing);
+});
