@@ -65,9 +65,12 @@ test("a visitor who clicks Follow is asked to log in and comes back to the artis
   await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fartists%2F${artistId}$`));
 });
 
-test("an unknown artist says 'Artist not found' and goes home", async ({ page }) => {
-  await page.goto("/artists/no-such-artist");
-  await expect(toastWith(page, MESSAGES.artistNotFound)).toBeVisible();
+test("an unknown artist shows 'Artist not found' in place (a 404), with a way home", async ({ page }) => {
+  const response = await page.goto("/artists/no-such-artist");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: MESSAGES.artistNotFound })).toBeVisible();
+  await expect(page).toHaveURL(/\/artists\/no-such-artist$/);
+  await page.getByRole("main").getByRole("link", { name: "Go Home" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 
@@ -208,7 +211,6 @@ test.describe("as a super admin", () => {
     await expect(songCard(page, gone.song.title)).toBeVisible();
     await expect(songCard(page, kept.song.title)).toBeVisible();
     await page.goto(`/artists/${gone.artistId}`);
-    await expect(toastWith(page, MESSAGES.artistNotFound)).toBeVisible();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: MESSAGES.artistNotFound })).toBeVisible();
   });
 });

@@ -132,7 +132,7 @@ test("a visitor opening a pending song is offered to log in, and votes once back
   const song = await uploadSong(uploader.api, { title: `Open Door ${unique()}`, artists: ["Lia Fenn"] });
   // Pending songs are for members (issue 24): a visitor gets the same answer as for a missing song, and a way in.
   await page.goto(`/song/${song.id}`);
-  await expect(toastWith(page, MESSAGES.songNotFound)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: MESSAGES.songNotFound })).toBeVisible();
   await expect(page.getByText(MESSAGES.songMaybePending)).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: song.title })).toHaveCount(0);
   await page.getByRole("link", { name: "Log in" }).click();

@@ -234,9 +234,11 @@ test.describe("stored and reflected XSS, as the listener", () => {
     await expectClean(page, seen, "upload form with the file chosen");
     const uploaded = page.waitForResponse((r) => r.url().endsWith("/api/songs") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Upload Song" }).click();
-    expect((await uploaded).status()).toBe(201);
-    // The success screen, then home (spec §4).
-    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+    const response = await uploaded;
+    expect(response.status()).toBe(201);
+    const song = (await response.json()) as { id: string };
+    // The success screen, then the new song's page (spec §4, issue 25).
+    await expect(page).toHaveURL(new RegExp(`/song/${song.id}$`), { timeout: 15_000 });
     await expectClean(page, seen, "after the upload");
   });
 });

@@ -8,10 +8,11 @@ export const SHELL_ROUTES: { path: string; heading: string | RegExp }[] = [
   { path: "/about", heading: "About Unheard" },
   { path: "/developers", heading: "Developers" },
   { path: "/profile", heading: "Profile" },
-  { path: "/song/some-song-id", heading: "Song Details" },
+  // No such song or artist: their pages show their not-found page in place (issue 25).
+  { path: "/song/some-song-id", heading: "Song not found" },
   { path: "/songs/some-song-id/edit", heading: "Edit Song" },
   { path: "/songs/some-song-id/suggest-edit", heading: "Suggest an Edit" },
-  { path: "/artists/some-artist-id", heading: "Artist Profile" },
+  { path: "/artists/some-artist-id", heading: "Artist not found" },
   { path: "/waitlist", heading: "Join the Waitlist" },
   { path: "/reports", heading: "Reports" },
   { path: "/edit-suggestions", heading: "Edit Suggestions" },

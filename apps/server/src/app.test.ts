@@ -53,7 +53,7 @@ describeEachDialect("server basics", (dialect) => {
   it("answers health after a real query", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ok", db: dialect });
+    expect(res.json()).toEqual({ status: "ok", db: dialect, demoAudio: null });
   });
 
   it("tells the page the limits it should check before sending", async () => {
@@ -73,10 +73,45 @@ describeEachDialect("server basics", (dialect) => {
   });
 
   it("serves the web app for page routes", async () => {
-    for (const url of ["/", "/song/abc", "/login?next=%2Fprofile"]) {
+    const pages = ["/", "/login?next=%2Fprofile", "/about/", "/ABOUT", "/landing", "/admin/users", "/songs/x/edit"];
+    for (const url of pages) {
       const res = await ctx.app.inject({ method: "GET", url });
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
       expect(res.body).toContain("Unheard SPA");
+    }
+  });
+
+  // Issue 25: every path answered 200, so crawlers and link checkers saw no broken link. The client renders its
+  // not-found page from the same HTML.
+  it("answers paths no page has with 404 and the same page; GET and HEAD alike, assets unaffected", async () => {
+    const page = await ctx.app.inject({ method: "GET", url: "/" });
+    for (const url of [
+      "/nope",
+      "/no/such/page?x=1",
+      "/song",
+      "/song/a/b",
+      "/about/more",
+      "/admin",
+      "/assets/gone.js",
+    ]) {
+      const res = await ctx.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(res.body, url).toBe(page.body);
+    }
+    // HEAD over a real socket, as `curl -I` sends it: Node leaves the body out, the headers match GET's.
+    const address = await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const head = await fetch(`${address}/nope`, { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect(head.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(page.body)));
+    expect(await head.text()).toBe("");
+    expect((await fetch(`${address}/about`, { method: "HEAD" })).status).toBe(200);
+    for (const method of ["GET", "HEAD"] as const) {
+      const asset = await ctx.app.inject({ method, url: "/assets/app-1.js" });
+      expect(asset.statusCode, method).toBe(200);
+      expect(asset.headers["content-type"]).toMatch(/javascript/);
     }
   });
 
@@ -165,7 +200,42 @@ describeEachDialect("song page previews", (dialect) => {
     expect(res.body).toContain('<meta property="og:title"');
     expect(res.body).toContain("SPA");
     const unknown = await ctx.app.inject({ method: "GET", url: "/song/nope" });
-    expect(unknown.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(404);
     expect(unknown.body).toContain("<title>Unheard</title>");
+  });
+
+  it("answers a song page 404 when the asker may not see the song, and an unknown artist's page 404", async () => {
+    const { member, upload, verify } = await import("./test/fixtures.js");
+    const owner = await member(ctx, "owner-pages@example.com");
+    const other = await member(ctx, "other-pages@example.com");
+    const admin = await member(ctx, "admin-pages@example.com", "admin");
+    const song = (await upload(ctx, owner.cookie, { title: "Status Song", artists: ["Status Artist"] })).json();
+    const page = (url: string, cookie?: string, method: "GET" | "HEAD" = "GET") =>
+      ctx.app.inject({ method, url, headers: cookie ? { cookie } : {} });
+    const statuses = async (url: string) => [
+      (await page(url)).statusCode,
+      (await page(url, owner.cookie)).statusCode,
+      (await page(url, other.cookie)).statusCode,
+      (await page(url, admin.cookie)).statusCode,
+    ];
+
+    // Pending: members only (visibility.ts); the answer depends on who asks.
+    const pending = `/song/${song.id}`;
+    expect(await statuses(pending)).toEqual([404, 200, 200, 200]);
+    expect((await page(pending)).headers.vary).toBe("cookie");
+    expect((await page(pending, undefined, "HEAD")).statusCode).toBe(404);
+    await verify(ctx, song.id);
+    expect(await statuses(pending)).toEqual([200, 200, 200, 200]);
+    expect(await statuses(`/song/${encodeURIComponent(song.id)}/`)).toEqual([200, 200, 200, 200]);
+    // Hidden: admins only.
+    await ctx.database.db.updateTable("song").set({ is_hidden: true }).where("id", "=", song.id).execute();
+    expect(await statuses(pending)).toEqual([404, 404, 404, 200]);
+    expect(await statuses("/song/no-such-song")).toEqual([404, 404, 404, 404]);
+
+    const artistId = song.artists[0].id;
+    expect(await statuses(`/artists/${artistId}`)).toEqual([200, 200, 200, 200]);
+    expect(await statuses("/artists/no-such-artist")).toEqual([404, 404, 404, 404]);
+    // A member who is not an artist has no artist page.
+    expect((await page(`/artists/${other.id}`)).statusCode).toBe(404);
   });
 });

@@ -5,8 +5,8 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { MESSAGES } from "@unheard/shared";
-import Fastify, { type FastifyServerOptions, LogController } from "fastify";
+import { MESSAGES, matchPageRoute } from "@unheard/shared";
+import Fastify, { type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
@@ -55,6 +55,7 @@ import { createSearchService } from "./modules/search/search.service.js";
 import { createSongsRepo } from "./modules/songs/songs.repo.js";
 import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
+import { isPublic, maySee } from "./modules/songs/visibility.js";
 import { soundcloudRoutes } from "./modules/soundcloud/soundcloud.routes.js";
 import { createSoundcloudService } from "./modules/soundcloud/soundcloud.service.js";
 import { createTrustService } from "./modules/trust/trust.service.js";
@@ -352,7 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewers,
   });
   waitlistRoutes(app, {
-    waitlist: createWaitlistService({ database, bus }),
+    waitlist: createWaitlistService({ database, bus, waitlistGate: config.waitlistGate }),
     viewers,
     limiter,
     limitScale: config.authLimitScale,
@@ -405,9 +406,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath) => {
-    const m = /^\/song\/([^/]+)$/.exec(urlPath);
-    return m?.[1] ? songsService.pageMeta(decodeURIComponent(m[1]), config.publicUrl) : undefined;
+  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath, req) => {
+    // The client's pages (shared with its router): any other path is a 404, and so is a song or artist page of
+    // one that does not exist (issue 25). The client renders its not-found page from the same HTML.
+    const page = matchPageRoute(urlPath);
+    if (!page) return { found: false };
+    if (page.route === "song") {
+      const id = page.params.id ?? "";
+      const song = await songsService.visibilityOf(id);
+      if (!song) return { found: false };
+      if (isPublic(song)) return { found: true, meta: await songsService.pageMeta(id, config.publicUrl) };
+      // Pending and hidden songs exist for some viewers only, as their API answers do (visibility.ts).
+      return { found: maySee(song, await viewers.viewer(req)), perViewer: true };
+    }
+    if (page.route === "artist") return { found: await artistsService.exists(page.params.artistId ?? "") };
+    return { found: true };
   });
   return app;
 }
@@ -436,11 +449,20 @@ function withMeta(html: string, meta: PageMeta): string {
   return html.replace(/<title>[^<]*<\/title>/, () => tags);
 }
 
-/** Serve the built web app; unknown non-API paths get index.html, unknown API paths a JSON 404. */
+/**
+ * What the HTML answer to a page path says: whether the page exists (404 otherwise), its preview tags, and
+ * whether that depends on who asks.
+ */
+type WebPage = { found: boolean; meta?: PageMeta | undefined; perViewer?: boolean };
+
+/**
+ * Serve the built web app: index.html for page paths (404 for paths no page has), a JSON 404 for unknown API
+ * paths and other methods.
+ */
 async function serveWeb(
   app: App,
   dist: string,
-  metaFor: (urlPath: string) => Promise<PageMeta | undefined>,
+  pageFor: (urlPath: string, req: FastifyRequest) => Promise<WebPage>,
 ): Promise<void> {
   const indexFile = path.join(dist, "index.html");
   const hasWeb = existsSync(indexFile);
@@ -467,14 +489,17 @@ async function serveWeb(
       !urlPath.startsWith("/api/") &&
       urlPath !== "/api"
     ) {
-      const meta = await metaFor(urlPath).catch((err) => {
-        req.log.warn({ err }, "page meta failed");
-        return undefined;
+      const page = await pageFor(urlPath, req).catch((err): WebPage => {
+        // The page itself asks the API and shows what it finds; the status is not worth a failed answer.
+        req.log.warn({ err }, "page lookup failed");
+        return { found: true };
       });
+      if (page.perViewer) reply.header("vary", "cookie");
       return reply
+        .status(page.found ? 200 : 404)
         .type("text/html; charset=utf-8")
         .header("cache-control", "no-cache")
-        .send(meta ? withMeta(indexHtml, meta) : indexHtml);
+        .send(page.meta ? withMeta(indexHtml, page.meta) : indexHtml);
     }
     return reply.status(404).send({ error: { code: "not_found", message: `No route ${req.method} ${urlPath}` } });
   });

@@ -1,5 +1,6 @@
 export * from "./constants.js";
 export * from "./messages.js";
+export * from "./page-routes.js";
 export * from "./random.js";
 export * from "./roles.js";
 export * from "./schemas/artist.js";

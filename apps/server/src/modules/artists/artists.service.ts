@@ -30,7 +30,7 @@ async function recount(trx: Db, artistId: string): Promise<void> {
   await trx
     .updateTable("user")
     .set({
-      upload_count: sql`(select count(*) from song_artist where song_artist.artist_id = ${artistId})`,
+      credit_count: sql`(select count(*) from song_artist where song_artist.artist_id = ${artistId})`,
       follower_count: sql`(select count(*) from follow where follow.artist_id = ${artistId})`,
     })
     .where("id", "=", artistId)
@@ -54,6 +54,17 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
   }
 
   return {
+    /** Whether an artist page exists at this id (the page's HTML answers 404 otherwise; issue 25). */
+    async exists(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("user")
+        .select("id")
+        .where("id", "=", id)
+        .where("is_artist", "=", true)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async get(id: string, viewer: Viewer | undefined): Promise<Artist> {
       const row = await load(id);
       const isSelf = viewer?.id === id;

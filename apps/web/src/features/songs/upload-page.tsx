@@ -21,7 +21,7 @@ type Phase = { name: "form" } | { name: "uploading"; progress: number } | { name
 
 const FORM_FIELDS = new Set<string>(["title", "artists", "genre", "releaseDate", "soundcloudUrl", ...LEAK_FIELDS]);
 
-/** /upload: the song's details and audio file, sent with a real progress bar; then home after 1 s. */
+/** /upload: the song's details and audio file, sent with a real progress bar; then the new song's page after 1 s. */
 export function UploadPage() {
   const navigate = useNavigate();
   const upload = useUploadSong();
@@ -34,14 +34,19 @@ export function UploadPage() {
   const [phase, setPhase] = useState<Phase>({ name: "form" });
   const abort = useRef<AbortController | null>(null);
 
-  // Spec §4: success screen, then home after 1 s; unless the audio matched a song it may be a version of, which
-  // the success screen offers to link first.
+  // Spec §4: success screen, then on after 1 s; unless the audio matched a song it may be a version of, which
+  // the success screen offers to link first. On to the new song's page, not home: home shows verified songs only,
+  // so the upload would seem to have vanished (issue 25). Replacing /upload: back leads to where the member was.
+  const uploadedId = phase.name === "success" ? phase.song.id : undefined;
   const offersLink = phase.name === "success" && phase.song.versionSuggestion !== null;
   useEffect(() => {
-    if (phase.name !== "success" || offersLink) return;
-    const timer = window.setTimeout(() => void navigate("/"), REDIRECT_AFTER_UPLOAD_MS);
+    if (!uploadedId || offersLink) return;
+    const timer = window.setTimeout(
+      () => void navigate(songPath(uploadedId), { replace: true }),
+      REDIRECT_AFTER_UPLOAD_MS,
+    );
     return () => window.clearTimeout(timer);
-  }, [phase.name, offersLink, navigate]);
+  }, [uploadedId, offersLink, navigate]);
 
   // Leaving the page mid-upload cancels it.
   useEffect(() => () => abort.current?.abort(), []);
@@ -321,6 +326,8 @@ function UploadProgress({
   );
 }
 
+const songPath = (id: string) => `/song/${encodeURIComponent(id)}`;
+
 function UploadSuccess({ song: uploaded }: { song: Song }) {
   // The cached song follows a version link made here.
   const song = useSong(uploaded.id).data ?? uploaded;
@@ -334,13 +341,10 @@ function UploadSuccess({ song: uploaded }: { song: Song }) {
         </p>
         <p className="text-sm text-zinc-400">
           “{song.title}” is pending until the community verifies it.
-          {song.versionSuggestion ? "" : " Taking you home…"}
+          {song.versionSuggestion ? "" : " Taking you to its page…"}
         </p>
         <VersionSuggestion song={song} />
-        <Link
-          to={`/song/${encodeURIComponent(song.id)}`}
-          className="text-sm font-medium text-violet-300 hover:underline"
-        >
+        <Link to={songPath(song.id)} className="text-sm font-medium text-violet-300 hover:underline">
           View the song
         </Link>
       </Panel>
