@@ -39,7 +39,7 @@ test("a new user registers, verifies from the outbox, logs in, edits the profile
   await test.step("a waitlisted user is sent from guarded routes to /waitlist", async () => {
     await page.goto("/upload");
     await expect(page).toHaveURL(/\/waitlist$/);
-    await expect(page.getByText("You're on the waitlist.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "You're on the waitlist" })).toBeVisible();
   });
 
   await test.step("profile shows role, points and a read-only e-mail", async () => {

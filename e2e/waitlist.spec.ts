@@ -2,14 +2,22 @@ import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
 import { as, expect, newCredentials, submitLogin, test, toastWith, uniqueEmail } from "./support/fixtures";
 import { waitForMailLink } from "./support/mail";
 import { apiAs, apiAsVisitor, createMember } from "./support/members";
+import { songCard } from "./support/songs";
 
-type Entry = { email: string; name: string; hasAccount: boolean };
+type Entry = { email: string; name: string; hasAccount: boolean; emailVerified: boolean };
 
+/** The entries for `email`, read through every page of the admin list (it pages, oldest first). */
 async function waitlistEntries(email: string): Promise<Entry[]> {
   const admin = await apiAs("admin");
-  const res = await admin.get("/api/admin/waitlist");
-  expect(res.status()).toBe(200);
-  const { items } = (await res.json()) as { items: Entry[] };
+  const items: Entry[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await admin.get(`/api/admin/waitlist${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+    expect(res.status()).toBe(200);
+    const page = (await res.json()) as { items: Entry[]; nextCursor: string | null };
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
   await admin.dispose();
   return items.filter((e) => e.email === email);
 }
@@ -48,17 +56,12 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
     await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
   });
 
-  await test.step("held at /waitlist with the form prefilled", async () => {
+  await test.step("held at /waitlist, which shows their status, not a form", async () => {
     await page.goto("/upload");
     await expect(page).toHaveURL(/\/waitlist$/);
-    await expect(page.getByText("You're on the waitlist.")).toBeVisible();
-    await expect(page.getByText(`Your account ${email} is waiting for approval.`)).toBeVisible();
-    const form = page.getByRole("form", { name: "Join the waitlist" });
-    await expect(form.getByLabel("Email")).toHaveValue(email);
-    // Prefilled with the account's handle (a neutral one, never the e-mail's local part: issue 24).
-    const { username } = (await (await page.request.get("/api/me")).json()) as { username: string };
-    expect(username).not.toContain(email.split("@")[0] ?? "");
-    await expect(form.getByLabel("Name")).toHaveValue(username);
+    await expect(page.getByRole("heading", { level: 1, name: "You're on the waitlist" })).toBeVisible();
+    await expect(page.getByText(`Your account ${email} is in the queue.`, { exact: false })).toBeVisible();
+    await expect(page.getByRole("form", { name: "Join the waitlist" })).toHaveCount(0);
   });
 
   await test.step("an admin approves the entry on /admin/waitlist", async () => {
@@ -80,7 +83,7 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
 
   await test.step("the waiting page lets them in live, and guarded pages open", async () => {
     await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();
-    await expect(page.getByText("You're on the waitlist.")).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Waiting for approval" })).toHaveCount(0);
     await page.getByRole("main").getByRole("link", { name: "Go to Home" }).click();
     await expect(page).toHaveURL(/\/$/);
     await page.goto("/upload");
@@ -146,27 +149,81 @@ test("approving an e-mail with no account yet is information, and that account s
   });
 });
 
-test("a waitlisted user sees the form prefilled, and joining keeps them waiting until approved", async ({
+// Issue 25: the waitlist was invisible until a favourite failed, and a registered account that never used the form was
+// missing from the admin's Waitlist page ("Nobody is waiting").
+test("a new member is told about the waitlist on every page, and the admin lets them in from the Waitlist page", async ({
+  page,
   browser,
 }) => {
-  const member = await createMember("held");
-  const context = await browser.newContext({ storageState: await member.api.storageState() });
-  const page = await context.newPage();
-  await page.goto("/favorites");
-  await expect(page).toHaveURL(/\/waitlist$/);
-  const form = page.getByRole("form", { name: "Join the waitlist" });
-  await expect(form.getByLabel("Email")).toHaveValue(member.email);
-  await form.getByLabel("Name").fill("Held Person");
-  await form.getByRole("button", { name: "Join the Waitlist" }).click();
-  await expect(toastWith(page, MESSAGES.waitlistJoined)).toBeVisible();
-  await expect(page.getByText("Your account gets in as soon as an admin approves it.")).toBeVisible();
-  expect(await waitlistEntries(member.email)).toEqual([expect.objectContaining({ hasAccount: true })]);
+  const { email, password } = newCredentials("newcomer");
+  const banner = page.getByRole("region", { name: "Waitlist" });
 
-  // An admin lets them in from the users table instead; the page notices by itself.
+  await test.step("register, verify and log in", async () => {
+    await page.goto("/register");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByLabel("Confirm Password").fill(password);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+    await page.goto(await waitForMailLink(email, "/api/auth/verify-email"));
+    await expect(page).toHaveURL(/\/login\?verify=ok$/);
+    await submitLogin(page, email, password);
+    await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
+  });
+
+  await test.step("the waitlist notice is on every page, and a favourite is refused", async () => {
+    for (const path of ["/", "/about", "/profile"]) {
+      await page.goto(path);
+      await expect(banner).toContainText(MESSAGES.waitlistBannerTitle);
+      await expect(banner).toContainText(MESSAGES.waitlistBannerText);
+    }
+    await page.goto(`/?q=${encodeURIComponent("Neon Prayer")}`);
+    const heart = songCard(page, "Neon Prayer").getByRole("button", { name: /favorites: Neon Prayer/ });
+    await heart.click();
+    await expect(toastWith(page, MESSAGES.waitlisted)).toBeVisible();
+    await expect(heart).toHaveAttribute("aria-pressed", "false");
+    await banner.getByRole("link", { name: "What is the waitlist?" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "You're on the waitlist" })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+  });
+
+  await test.step("the admin finds the registered account on the Waitlist page and approves it", async () => {
+    expect(await waitlistEntries(email)).toEqual([expect.objectContaining({ hasAccount: true, emailVerified: true })]);
+    const context = await browser.newContext({ storageState: as("admin") });
+    const admin = await context.newPage();
+    await admin.goto("/admin/waitlist");
+    await expect(admin.getByText("Nobody is waiting.")).toHaveCount(0);
+    const row = admin.getByRole("row").filter({ hasText: email });
+    await expect(row.getByText("Registered", { exact: true })).toBeVisible();
+    await row.getByRole("button", { name: "Approve" }).click();
+    await expect(toastWith(admin, offWaitlistMessage(email))).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await context.close();
+  });
+
+  await test.step("the notice leaves by itself, and the favourite now counts", async () => {
+    await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();
+    await page.goto(`/?q=${encodeURIComponent("Neon Prayer")}`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+    const heart = songCard(page, "Neon Prayer").getByRole("button", { name: /favorites: Neon Prayer/ });
+    await expect(heart).toHaveAttribute("aria-pressed", "false");
+    await heart.click();
+    await expect(heart).toHaveAttribute("aria-pressed", "true");
+    const favourites = (await (await page.request.get("/api/me/favorites")).json()) as { items: { title: string }[] };
+    expect(favourites.items.map((s) => s.title)).toContain("Neon Prayer");
+  });
+});
+
+test("joining by the form while waiting keeps one entry, and letting the user in clears it", async () => {
+  const member = await createMember("held");
+  expect(await waitlistEntries(member.email)).toEqual([expect.objectContaining({ hasAccount: true })]);
+  const joined = await member.api.post("/api/waitlist", { data: { name: "Held Person", email: member.email } });
+  expect(joined.status()).toBe(200);
+  expect(await waitlistEntries(member.email)).toEqual([expect.objectContaining({ name: "Held Person" })]);
+  // An admin lets them in from the users table instead.
   const admin = await apiAs("admin");
   expect((await admin.post(`/api/admin/users/${member.id}/approve`)).status()).toBe(200);
-  await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();
-  // Letting a user in also clears their waitlist entry.
   expect(await waitlistEntries(member.email)).toEqual([]);
-  await Promise.all([context.close(), admin.dispose(), member.api.dispose()]);
+  await Promise.all([admin.dispose(), member.api.dispose()]);
 });

@@ -32,9 +32,9 @@ export const MESSAGES = {
   loginToViewProfile: "Please log in to view your profile",
   // Songs
   songNotFound: "Song not found",
-  // A visitor's 404: pending songs are for members (issue 24), and the answer must not say whether it exists.
-  songMaybePending:
-    "Song not found. If it is waiting for verification, log in to see it: pending songs are shown to members only.",
+  // A visitor's 404, under the 'Song not found' heading: pending songs are for members (issue 24), and the answer
+  // must not say whether it exists.
+  songMaybePending: "If it is waiting for verification, log in to see it: pending songs are shown to members only.",
   songLoadFailed: "Error loading song",
   uploadSuccess: "Song uploaded successfully!",
   uploadFailed: "Failed to upload song",
@@ -69,6 +69,8 @@ export const MESSAGES = {
   linkCopyFailed: "Failed to copy link",
   recommendationsFailed: "Failed to load recommendations",
   previewUnavailable: "Preview not available",
+  // A first start renders the demo songs' audio in the background; a song waiting for it says so (issue 25).
+  demoAudioPreparing: "Audio is being prepared",
   releaseDateUnknown: "Release date unknown",
   linkNotAvailable: "Link not available",
   dateNotSet: "Not set",
@@ -187,6 +189,9 @@ export const MESSAGES = {
   soundcloudNotConfigured: "SoundCloud search is not configured on this server",
   // Membership
   waitlisted: "You are on the waitlist. An admin will let you in soon.",
+  waitlistBannerTitle: "You're on the waitlist.",
+  waitlistBannerText:
+    "You can already browse, search, listen and follow artists; favourites, voting and uploads open once an admin lets you in.",
   verifyEmailFirst: "Please verify your email first",
   // Fingerprints
   recordingFailed: "Failed to start recording",
@@ -222,6 +227,9 @@ export type MessageKey = keyof typeof MESSAGES;
 
 /** 'Found N potential matches' (spec §8). */
 export const foundMatchesMessage = (n: number) => `Found ${n} potential match${n === 1 ? "" : "es"}`;
+
+/** Under "Audio is being prepared": how many of the songs waiting for their demo audio have it so far. */
+export const demoAudioProgressMessage = (done: number, total: number) => `${done} of ${total} songs ready`;
 
 /** Upload refused because the audio is longer than the server accepts (MAX_AUDIO_MINUTES). */
 export const audioTooLongMessage = (minutes: number) =>

@@ -491,6 +491,8 @@ describeEachDialect("bad input never hurts", (dialect) => {
         "/api/songs/pending",
         "/api/reports",
         "/api/edit-suggestions",
+        "/api/admin/waitlist",
+        "/api/admin/audit",
         `/api/artists/${artist.artist_id}/songs`,
       ]),
     );

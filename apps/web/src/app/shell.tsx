@@ -1,4 +1,5 @@
 import { Outlet } from "react-router";
+import { WaitlistBanner } from "../features/waitlist/waitlist-banner";
 import { BottomBar } from "./bottom-bar";
 import { NavigationProgress } from "./navigation-progress";
 import { OfflineBanner } from "./offline-banner";
@@ -22,6 +23,7 @@ export function Shell() {
       <div className="flex min-h-dvh flex-col md:pl-64">
         <TopBar />
         <OfflineBanner />
+        <WaitlistBanner />
         <main id="main" tabIndex={-1} className="flex-1 px-4 pt-6 pb-28 focus:outline-none md:px-8 md:pt-8 md:pb-12">
           <div className="mx-auto w-full max-w-6xl">
             <Outlet />

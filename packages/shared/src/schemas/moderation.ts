@@ -34,10 +34,13 @@ export const reportSchema = z.object({
   songHidden: z.boolean(),
 });
 export type Report = z.infer<typeof reportSchema>;
-/** A page of an admin queue, oldest first: `nextCursor` (as `cursor`) fetches the next; `total` counts them all. */
+/**
+ * A page of an admin list (the queues and the waitlist oldest first, the audit log newest first): `nextCursor` (as
+ * `cursor`) fetches the next; `total` counts them all.
+ */
 const queuePage = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable(), total: z.number().int() });
-/** Items of an admin queue page, unless asked for fewer (`limit`). */
+/** Items of an admin list page, unless asked for fewer (`limit`). */
 export const QUEUE_PAGE_SIZE = 50;
 
 export const reportListSchema = queuePage(reportSchema);
@@ -103,14 +106,21 @@ export const waitlistJoinSchema = z.object({
 });
 export type WaitlistJoinInput = z.input<typeof waitlistJoinSchema>;
 
+/**
+ * One person waiting: a join-form entry, or an account not yet let in (its id is then the account's); Approve takes
+ * either id. `emailVerified` is false without an account.
+ */
 export const waitlistEntrySchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
   createdAt: z.string(),
   hasAccount: z.boolean(),
+  emailVerified: z.boolean(),
 });
-export const waitlistListSchema = z.object({ items: z.array(waitlistEntrySchema) });
+export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
+/** The waitlist, oldest first, a page at a time. */
+export const waitlistListSchema = queuePage(waitlistEntrySchema);
 export const waitlistApproveResultSchema = z.object({
   ok: z.literal(true),
   message: z.string(),
@@ -138,8 +148,11 @@ export const auditEntrySchema = z.object({
   targetId: z.string().nullable(),
   /** What the entry acted on, readable: a song title, a username, an e-mail. */
   targetLabel: z.string().nullable(),
+  /** The target is an account with an artist page (so the log links it there). */
+  targetIsArtist: z.boolean(),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditListSchema = z.object({ items: z.array(auditEntrySchema) });
+/** The audit log, newest first, a page at a time. */
+export const auditListSchema = queuePage(auditEntrySchema);

@@ -1,7 +1,14 @@
-import { adminUserListSchema, auditListSchema, MESSAGES, okSchema, setRoleSchema } from "@unheard/shared";
+import {
+  adminUserListSchema,
+  auditListSchema,
+  MESSAGES,
+  okSchema,
+  QUEUE_PAGE_SIZE,
+  setRoleSchema,
+} from "@unheard/shared";
 import { z } from "zod";
 import type { App } from "../../http.js";
-import { idParams, routeOptions } from "../../lib/route-schemas.js";
+import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { AdminService } from "./admin.service.js";
 
@@ -26,8 +33,12 @@ export function adminRoutes(app: App, deps: { admin: AdminService; viewers: View
     return { ok: true as const, message: MESSAGES.roleUpdated };
   });
 
-  app.get("/api/admin/audit", options(auditListSchema), async (req) => {
-    await viewers.superAdmin(req);
-    return { items: await admin.auditLog() };
-  });
+  app.get(
+    "/api/admin/audit",
+    options(auditListSchema, { querystring: pageQuery(100, QUEUE_PAGE_SIZE) }),
+    async (req) => {
+      await viewers.superAdmin(req);
+      return admin.auditLog(req.query.cursor, req.query.limit);
+    },
+  );
 }

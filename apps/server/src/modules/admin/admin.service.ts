@@ -1,8 +1,9 @@
-import { ADMIN_PERMISSIONS, type AdminPermission, MESSAGES, type Role } from "@unheard/shared";
+import { ADMIN_PERMISSIONS, type AdminPermission, type AuditEntry, MESSAGES, type Role } from "@unheard/shared";
 import { type SqlBool, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
+import { decodeKeyset, keysetPage, newestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
@@ -100,8 +101,16 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
       await bus.publish({ type: "me.changed", userId });
     },
 
-    async auditLog() {
-      const rows = await db
+    /**
+     * The audit log, newest first, a page at a time (keyset on time and id), so every entry can be read back however
+     * many a busy day writes (it showed the newest 200); `total` counts them all.
+     */
+    async auditLog(
+      cursor: string | undefined,
+      limit: number,
+    ): Promise<{ items: AuditEntry[]; nextCursor: string | null; total: number }> {
+      const after = decodeKeyset(cursor);
+      const query = db
         .selectFrom("audit_log")
         .leftJoin("user", "user.id", "audit_log.actor_id")
         .select([
@@ -113,10 +122,15 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
           "audit_log.created_at",
           "user.id as actor_id",
           "user.username as actor_name",
-        ])
-        .orderBy("audit_log.created_at", "desc")
-        .limit(200)
+        ]);
+      const fetched = await newestAfter(query, "audit_log.created_at", "audit_log.id", after)
+        .limit(limit + 1)
         .execute();
+      const { page: rows, nextCursor } = keysetPage(fetched, limit, (r) => r.created_at);
+      const { n } = await db
+        .selectFrom("audit_log")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow();
       // Name what each entry acted on; a deleted song keeps the title recorded with the entry.
       const ids = (type: string) => [
         ...new Set(rows.filter((r) => r.target_type === type && r.target_id).map((r) => r.target_id as string)),
@@ -140,13 +154,14 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
           ? db.selectFrom("song").select(["id", "title as label"]).where("id", "in", songIds).execute()
           : [],
         userIds.length
-          ? db.selectFrom("user").select(["id", "username as label"]).where("id", "in", userIds).execute()
+          ? db.selectFrom("user").select(["id", "username as label", "is_artist"]).where("id", "in", userIds).execute()
           : [],
         songTitleVia("report"),
         songTitleVia("edit_suggestion"),
       ]);
       const labels = new Map([...songs, ...users, ...reports, ...suggestions].map((x) => [x.id, x.label]));
-      return rows.map((r) => {
+      const artists = new Set(users.filter((u) => u.is_artist).map((u) => u.id));
+      const items = rows.map((r) => {
         const details = JSON.parse(r.details) as Record<string, unknown>;
         const recorded =
           typeof details.title === "string" ? details.title : typeof details.email === "string" ? details.email : null;
@@ -157,10 +172,12 @@ export function createAdminService(deps: { database: Database; bus: EventBus }) 
           targetType: r.target_type,
           targetId: r.target_id,
           targetLabel: (r.target_id ? labels.get(r.target_id) : undefined) ?? recorded,
+          targetIsArtist: r.target_id ? artists.has(r.target_id) : false,
           details,
           createdAt: toIso(r.created_at),
         };
       });
+      return { items, nextCursor, total: Number(n) };
     },
   };
 }

@@ -57,6 +57,20 @@ describeEachDialect("admin roles and audit", (dialect) => {
       payload: { hidden: true },
     });
     await ctx.app.inject({ method: "POST", url: `/api/songs/${song}/verify`, headers: { cookie: admin.cookie } });
+    // Issue 25: an artist target read "user <id>"; it is named, and marked as an artist for its link.
+    const aud = await ctx.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("username", "=", "Aud")
+      .where("is_artist", "=", true)
+      .executeTakeFirstOrThrow();
+    const verifiedArtist = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/admin/artists/${aud.id}/verified`,
+      headers: { cookie: boss.cookie },
+      payload: { verified: true },
+    });
+    expect(verifiedArtist.statusCode, verifiedArtist.body).toBe(200);
     await ctx.app.inject({ method: "DELETE", url: `/api/songs/${song}`, headers: { cookie: boss.cookie } });
     const log = (
       await ctx.app.inject({ method: "GET", url: "/api/admin/audit", headers: { cookie: boss.cookie } })
@@ -76,10 +90,88 @@ describeEachDialect("admin roles and audit", (dialect) => {
       .select("username")
       .where("id", "=", user.id)
       .executeTakeFirstOrThrow();
-    expect(log.find((e: { action: string }) => e.action === "user.role_changed")?.targetLabel).toBe(username);
+    expect(log.find((e: { action: string }) => e.action === "user.role_changed")).toMatchObject({
+      targetLabel: username,
+      targetIsArtist: false,
+    });
+    expect(log.find((e: { action: string }) => e.action === "artist.verified")).toMatchObject({
+      targetId: aud.id,
+      targetLabel: "Aud",
+      targetIsArtist: true,
+    });
     expect(
       (await ctx.app.inject({ method: "GET", url: "/api/admin/audit", headers: { cookie: admin.cookie } })).statusCode,
     ).toBe(403);
+  });
+
+  // Issue 24: the audit log showed the newest 200 entries only, so a busy spell hid everything before it. It pages
+  // newest first (50 by default) with a keyset cursor to its oldest entry.
+  it("pages the audit log newest first through every entry, and a late one appears on top", async () => {
+    const { db } = ctx.database;
+    type Page = { items: { id: string; createdAt: string }[]; nextCursor: string | null; total: number };
+    const read = (query = "") =>
+      ctx.app.inject({ method: "GET", url: `/api/admin/audit${query}`, headers: { cookie: boss.cookie } });
+    // Many at one instant: the id orders them, and no page may skip or repeat one.
+    const at = "2020-01-01T00:00:00.000Z";
+    await db
+      .insertInto("audit_log")
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({
+          id: `auflood${String(i).padStart(4, "0")}`,
+          actor_id: admin.id,
+          action: "song.hidden",
+          target_type: "song",
+          target_id: null,
+          details: "{}",
+          created_at: at,
+        })),
+      )
+      .execute();
+    const stored = await db.selectFrom("audit_log").select("id").execute();
+    const first = (await read()).json() as Page;
+    expect(first.items).toHaveLength(50);
+    expect(first.total).toBe(stored.length);
+    const ids: string[] = [];
+    const times: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await read(`?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as Page;
+      expect(page.items.length).toBeLessThanOrEqual(50);
+      ids.push(...page.items.map((e) => e.id));
+      times.push(...page.items.map((e) => e.createdAt));
+      cursor = page.nextCursor;
+      pages++;
+      // An action taken while the log is read: the pages still to come neither skip nor repeat an entry for it.
+      if (pages === 1) {
+        const next = (await roleOf(user.id)) === "user" ? "verified_contributor" : "user";
+        expect((await setRole(boss, user.id, next)).json().message).toBe(MESSAGES.roleUpdated);
+      }
+    } while (cursor && pages < 100);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(stored.map((e) => e.id).sort());
+    expect(times).toEqual([...times].sort().reverse());
+    // The flood, oldest of all, comes last, by id descending at its one instant.
+    expect(ids.slice(-120)).toEqual(
+      stored
+        .map((e) => e.id)
+        .filter((id) => id.startsWith("auflood"))
+        .sort()
+        .reverse(),
+    );
+    // The late action heads the next first page, which counts it.
+    const fresh = (await read()).json() as Page & { items: { action: string; actor: { id: string } | null }[] };
+    expect(fresh.total).toBe(stored.length + 1);
+    expect(fresh.items[0]).toMatchObject({ action: "user.role_changed", actor: { id: boss.id }, targetId: user.id });
+    expect(stored.map((e) => e.id)).not.toContain(fresh.items[0]?.id);
+    // A crafted cursor is a clear 400, never a 5xx.
+    const crafted = Buffer.from(JSON.stringify({ createdAt: at, id: "' or 1=1 --" })).toString("base64url");
+    const bad = await read(`?cursor=${crafted}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe(MESSAGES.invalidCursor);
   });
 
   it("finds users by name or e-mail", async () => {

@@ -1,13 +1,14 @@
 import {
   MESSAGES,
   okSchema,
+  QUEUE_PAGE_SIZE,
   waitlistApproveResultSchema,
   waitlistJoinSchema,
   waitlistListSchema,
 } from "@unheard/shared";
 import type { App } from "../../http.js";
 import { clientKey, type RateLimiter } from "../../lib/rate-limit.js";
-import { idParams, routeOptions } from "../../lib/route-schemas.js";
+import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { WaitlistService } from "./waitlist.service.js";
 
@@ -28,10 +29,14 @@ export function waitlistRoutes(
     return { ok: true as const, message: MESSAGES.waitlistJoined };
   });
 
-  app.get("/api/admin/waitlist", options(waitlistListSchema), async (req) => {
-    await viewers.admin(req);
-    return { items: await waitlist.list() };
-  });
+  app.get(
+    "/api/admin/waitlist",
+    options(waitlistListSchema, { querystring: pageQuery(100, QUEUE_PAGE_SIZE) }),
+    async (req) => {
+      await viewers.admin(req);
+      return waitlist.list(req.query.cursor, req.query.limit);
+    },
+  );
 
   app.post(
     "/api/admin/waitlist/:id/approve",

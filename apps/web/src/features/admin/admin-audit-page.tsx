@@ -18,12 +18,13 @@ import {
   UserX,
   X,
 } from "lucide-react";
-import { type ReactNode, useMemo } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { QueryListPage } from "../../ui/query-list-page";
 import { ROLE_LABELS } from "../accounts/role-labels";
 import { formatDateTime } from "../moderation/format";
-import { type AuditEntry, useAdminUsers, useAuditLog } from "./admin";
+import { QueueLoadMore } from "../moderation/queue-load-more";
+import { type AuditEntry, useAuditLog } from "./admin";
 
 type ActionInfo = { label: string; icon: LucideIcon; tone: string };
 
@@ -68,14 +69,11 @@ const roleLabel = (v: unknown): string => ROLE_LABELS[v as Role] ?? String(v);
 /** /admin/audit (super admin): every moderation action, newest first: who did what, to what, when. */
 export function AdminAuditPage() {
   const log = useAuditLog();
-  // Names for user targets: the users list holds the newest accounts, which covers recent actions.
-  const users = useAdminUsers("");
-  const names = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u.username])), [users.data]);
   return (
     <QueryListPage
       title="Audit Log"
       subtitle="Every moderation action, newest first."
-      query={log}
+      query={{ ...log, data: log.data?.items }}
       loadingLabel="Loading the audit log"
       errorMessage="Failed to load the audit log"
       empty={{
@@ -85,17 +83,20 @@ export function AdminAuditPage() {
       }}
     >
       {(items) => (
-        <ol aria-label="Audit log" className="overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60">
-          {items.map((entry) => (
-            <AuditRow key={entry.id} entry={entry} names={names} />
-          ))}
-        </ol>
+        <>
+          <ol aria-label="Audit log" className="overflow-hidden rounded-2xl border border-white/[0.06] bg-zinc-900/60">
+            {items.map((entry) => (
+              <AuditRow key={entry.id} entry={entry} />
+            ))}
+          </ol>
+          <QueueLoadMore query={log} />
+        </>
       )}
     </QueryListPage>
   );
 }
 
-function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, string> }) {
+function AuditRow({ entry }: { entry: AuditEntry }) {
   const info = ACTIONS[entry.action] ?? { label: entry.action, icon: ShieldQuestion, tone: TONE.neutral };
   return (
     <li className="flex items-start gap-3 border-t border-white/[0.06] px-4 py-3.5 first:border-t-0 md:px-5">
@@ -104,10 +105,14 @@ function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, stri
       </span>
       <div className="min-w-0 flex-1">
         <p className="text-sm text-zinc-200">
-          <span className="font-semibold text-white">{entry.actor?.username ?? "System"}</span>{" "}
+          {entry.actor ? (
+            <PersonLink name={entry.actor.username} strong />
+          ) : (
+            <span className="font-semibold text-white">System</span>
+          )}{" "}
           <span>{info.label.charAt(0).toLowerCase() + info.label.slice(1)}</span>
         </p>
-        <p className="mt-0.5 text-sm break-words text-zinc-400">{target(entry, names)}</p>
+        <p className="mt-0.5 text-sm break-words text-zinc-400">{target(entry)}</p>
       </div>
       <time dateTime={entry.createdAt} className="shrink-0 text-right text-xs whitespace-nowrap text-zinc-500">
         {formatDateTime(entry.createdAt)}
@@ -116,38 +121,64 @@ function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, stri
   );
 }
 
+const linkClass = "text-violet-300 underline decoration-violet-300/40 underline-offset-2 hover:decoration-violet-300";
+
 function songLink(id: string, title?: string): ReactNode {
   return (
-    <Link to={`/song/${id}`} className="text-violet-300 hover:underline">
+    <Link to={`/song/${id}`} className={linkClass}>
       {title ?? "View song"}
     </Link>
   );
 }
 
+/**
+ * A person named in the log, linked where admins can act on them: an artist to their page, a member to the users
+ * screen searched for their name (members have no public page).
+ */
+function PersonLink({ name, artistId, strong }: { name: string; artistId?: string; strong?: boolean }) {
+  const to = artistId ? `/artists/${artistId}` : `/admin/users?q=${encodeURIComponent(name)}`;
+  return (
+    <Link to={to} className={`${linkClass} ${strong ? "font-semibold" : "font-medium"}`}>
+      {name}
+    </Link>
+  );
+}
+
+/** The account an entry acted on, by name (issue 25: it read "user <id>"). */
+function targetPerson(entry: AuditEntry, fallback: string): ReactNode {
+  if (!entry.targetId || !entry.targetLabel) return <span className="font-medium text-zinc-200">{fallback}</span>;
+  return <PersonLink name={entry.targetLabel} artistId={entry.targetIsArtist ? entry.targetId : undefined} />;
+}
+
 /** What the action was done to, as far as the entry tells. */
-function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
+function target(entry: AuditEntry): ReactNode {
   const d = entry.details;
   const songId = entry.targetType === "song" ? entry.targetId : str(d.songId);
   if (entry.action === "user.votes_discounted" || entry.action === "user.votes_restored") {
-    const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A member";
-    return <span className="font-medium text-zinc-200">{who}</span>;
+    return targetPerson(entry, "A member");
   }
   if (entry.action === "user.role_changed") {
-    const who = (entry.targetId && names.get(entry.targetId)) ?? entry.targetLabel ?? "A user";
     return (
       <>
-        <span className="font-medium text-zinc-200">{who}</span>: {roleLabel(d.from)} → {roleLabel(d.to)}
+        {targetPerson(entry, "A user")}: {roleLabel(d.from)} → {roleLabel(d.to)}
       </>
     );
   }
   if (entry.action === "user.off_waitlist") {
-    const who = entry.targetId ? (names.get(entry.targetId) ?? entry.targetLabel ?? undefined) : undefined;
+    const email = str(d.email) ?? "unknown e-mail";
+    return entry.targetId && entry.targetLabel ? (
+      <>
+        {targetPerson(entry, "A member")} · {email}
+      </>
+    ) : (
+      `${email} (no account yet)`
+    );
+  }
+  if (entry.action === "artist.merged" || entry.action === "artist.claimed") {
+    const merged = str(d.mergedName) ?? "a profile";
     return (
       <>
-        {who ? <span className="font-medium text-zinc-200">{who}</span> : null}
-        {who ? " · " : null}
-        {str(d.email) ?? "unknown e-mail"}
-        {entry.targetId ? null : " (no account yet)"}
+        {merged} → {targetPerson(entry, "An artist")}
       </>
     );
   }
@@ -157,13 +188,7 @@ function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
   if (entry.action === "import.undone")
     return `${str(d.fileName) ?? "A file"}: ${Number(d.deleted ?? 0)} deleted, ${Number(d.restored ?? 0)} restored`;
   if (entry.action === "song.deleted") return str(d.title) ?? "A song";
-  if (entry.targetType === "artist" && entry.targetId) {
-    return (
-      <Link to={`/artists/${entry.targetId}`} className="text-violet-300 hover:underline">
-        View artist
-      </Link>
-    );
-  }
+  if (entry.targetType === "user") return targetPerson(entry, "An account that no longer exists");
   if (songId) {
     const kind =
       entry.targetType === "report"
@@ -177,5 +202,6 @@ function target(entry: AuditEntry, names: Map<string, string>): ReactNode {
       </>
     );
   }
-  return entry.targetId ? `${entry.targetType} ${entry.targetId}` : entry.targetType;
+  // Never a raw id: what kind of record it was, and its name when the entry recorded one.
+  return entry.targetLabel ?? entry.targetType.replace(/_/g, " ");
 }

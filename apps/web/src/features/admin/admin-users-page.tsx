@@ -1,6 +1,7 @@
 import { MESSAGES, type Me } from "@unheard/shared";
 import { Search, UserRoundSearch } from "lucide-react";
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
 import { useDebounced } from "../../lib/use-debounced";
@@ -38,7 +39,9 @@ function isWaitlisted(u: AdminUser): boolean {
 /** /admin/users (admin): search people, see role, points and waitlist status; change roles, let people in. */
 export function AdminUsersPage() {
   const { me } = useMe();
-  const [term, setTerm] = useState("");
+  // The audit log links a member here by name (?q=), as members have no public page.
+  const [params] = useSearchParams();
+  const [term, setTerm] = useState(() => params.get("q") ?? "");
   const q = useDebounced(term).trim();
   const users = useAdminUsers(q);
 

@@ -1,7 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AuditEntry, Role } from "@unheard/shared";
 import { api, type OkResponse } from "../../lib/api/api";
-import { itemsQuery } from "../../lib/api/query-helpers";
+import { itemsQuery, queuePagesQuery } from "../../lib/api/query-helpers";
 
 /** A row of the admin users table (GET /api/admin/users). */
 export type AdminUser = {
@@ -23,6 +23,9 @@ export type { AuditEntry } from "@unheard/shared";
 
 /** Query key of the users table for a search term. */
 export const adminUsersKey = (q: string) => ["admin", "users", q] as const;
+
+/** Query key of the audit log. */
+export const auditKey = ["admin", "audit"] as const;
 
 /** GET /api/admin/users?q=: newest first, at most 100 (admins). */
 export function adminUsersQuery(q: string) {
@@ -48,7 +51,7 @@ export function useSetRole() {
       // The server makes new admins members too, as admins are never held by the waitlist.
       const patch: Partial<AdminUser> = role === "admin" ? { role, offWaitlist: true } : { role };
       queryClient.setQueriesData<AdminUser[]>({ queryKey: ["admin", "users"] }, (list) => patchUser(list, id, patch));
-      void queryClient.invalidateQueries({ queryKey: ["admin", "audit"] });
+      void queryClient.invalidateQueries({ queryKey: auditKey });
     },
   });
 }
@@ -67,7 +70,7 @@ export function useLetUserIn() {
   });
 }
 
-/** The audit log: GET /api/admin/audit, the newest 200 moderation actions (super admins). */
+/** The audit log: GET /api/admin/audit, moderation actions newest first, a page at a time (super admins). */
 export function useAuditLog() {
-  return useQuery(itemsQuery<AuditEntry>(["admin", "audit"], "/api/admin/audit"));
+  return useInfiniteQuery(queuePagesQuery<AuditEntry>(auditKey, "/api/admin/audit"));
 }

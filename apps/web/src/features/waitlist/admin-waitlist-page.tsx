@@ -1,5 +1,5 @@
 import { MESSAGES } from "@unheard/shared";
-import { Check, Inbox, UserCheck, UserX } from "lucide-react";
+import { Check, Inbox, MailQuestionMark, UserCheck, UserX } from "lucide-react";
 import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
 import { Button, LinkButton } from "../../ui/button";
@@ -7,30 +7,38 @@ import { type Column, DataTable } from "../../ui/data-table";
 import { Pill } from "../../ui/list-states";
 import { oldestFirst, QueryListPage } from "../../ui/query-list-page";
 import { formatDate } from "../moderation/format";
+import { QueueLoadMore } from "../moderation/queue-load-more";
 import { useApproveWaitlistEntry, useWaitlist, type WaitlistEntry } from "./waitlist";
 
 /** /admin/waitlist (admin): everyone waiting, oldest first, with Approve. */
 export function AdminWaitlistPage() {
   const waitlist = useWaitlist();
+  const subtitle = oldestFirst("person is waiting", "people are waiting", "People waiting to get into Unheard.");
   return (
     <QueryListPage
       title="Waitlist Management"
-      subtitle={oldestFirst("person is waiting", "people are waiting", "People waiting to get into Unheard.")}
+      // The whole list's count, not the rows loaded so far.
+      subtitle={subtitle(waitlist.data?.total ?? 0)}
       actions={
         <LinkButton to="/admin/users" variant="secondary" size="sm">
           All users
         </LinkButton>
       }
-      query={waitlist}
+      query={{ ...waitlist, data: waitlist.data?.items }}
       loadingLabel="Loading the waitlist"
       errorMessage="Failed to load the waitlist"
       empty={{
         icon: Inbox,
         title: "Nobody is waiting.",
-        text: "New sign-ups from the landing page and the waitlist form will appear here.",
+        text: "People who register, or join by the waitlist form, appear here until they are let in.",
       }}
     >
-      {(items) => <DataTable caption="Waitlist" columns={columns} rows={items} rowKey={(e) => e.id} />}
+      {(items) => (
+        <>
+          <DataTable caption="Waitlist" columns={columns} rows={items} rowKey={(e) => e.id} />
+          <QueueLoadMore query={waitlist} />
+        </>
+      )}
     </QueryListPage>
   );
 }
@@ -57,7 +65,11 @@ const columns: Column<WaitlistEntry>[] = [
     key: "account",
     header: "Account",
     cell: (e) =>
-      e.hasAccount ? (
+      e.hasAccount && !e.emailVerified ? (
+        <Pill>
+          <MailQuestionMark aria-hidden className="size-3" /> Registered, e-mail not verified
+        </Pill>
+      ) : e.hasAccount ? (
         <Pill tone="emerald">
           <UserCheck aria-hidden className="size-3" /> Registered
         </Pill>

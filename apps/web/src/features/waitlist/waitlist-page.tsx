@@ -42,17 +42,23 @@ export function WaitlistPage() {
         Your account already has full access. There is no need to join the waitlist.
       </Notice>
     );
+  } else if (me?.waitlisted) {
+    // Registering is joining (issue 25): a waiting member sees their status, never a form to join again.
+    body = (
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,28rem)_1fr] lg:items-start">
+        <Waiting email={me.email} />
+        <Perks />
+      </div>
+    );
   } else if (joinedAs) {
     body = <Joined email={joinedAs} signedIn={Boolean(me)} />;
   } else {
     body = (
       <div className="grid gap-6 lg:grid-cols-[minmax(0,28rem)_1fr] lg:items-start">
         <Panel>
-          {me?.waitlisted ? null : (
-            <p className="mb-5 text-sm text-zinc-400">
-              Leave your name and e-mail and we will let you know when your spot opens.
-            </p>
-          )}
+          <p className="mb-5 text-sm text-zinc-400">
+            Leave your name and e-mail and we will let you know when your spot opens.
+          </p>
           <WaitlistForm
             defaultValues={me ? { name: me.username, email: me.email } : undefined}
             onJoined={(values, message) => {
@@ -68,19 +74,51 @@ export function WaitlistPage() {
 
   return (
     <>
-      <PageHeader title="Join the Waitlist" subtitle="Unheard opens to new members in waves." />
-      {me?.waitlisted ? (
-        <Notice tone="info" className="mb-6">
-          <span className="inline-flex items-center gap-1.5 font-medium">
-            <Hourglass aria-hidden className="size-4" /> You're on the waitlist.
-          </span>{" "}
-          Your account <span className="font-medium">{me.email}</span> is waiting for approval. You can browse songs and
-          edit your profile; favourites, voting and uploads open once an admin lets you in. This page updates by itself
-          when that happens.
-        </Notice>
-      ) : null}
+      <PageHeader
+        title={me?.waitlisted ? "You're on the waitlist" : "Join the Waitlist"}
+        subtitle="Unheard opens to new members in waves."
+      />
       {body}
     </>
+  );
+}
+
+/** A waiting member's status: what the waitlist is, what they can do now, and what opens later. */
+function Waiting({ email }: { email: string }) {
+  return (
+    <Panel>
+      <div role="status" className="flex items-start gap-3">
+        <IconCircle icon={Hourglass} className="size-10 shrink-0 bg-sky-500/15 text-sky-300" iconClassName="size-5" />
+        <div className="min-w-0">
+          <h2 className="font-semibold text-white">Waiting for approval</h2>
+          <p className="mt-1 text-sm text-zinc-400">
+            Your account <span className="font-medium break-all text-zinc-200">{email}</span> is in the queue. Admins
+            let members in by hand, in waves, to keep the community careful. This page updates by itself when you are
+            in.
+          </p>
+        </div>
+      </div>
+      <h3 className="mt-5 text-sm font-semibold text-zinc-200">You can already</h3>
+      <ul className="mt-2 space-y-1 text-sm text-zinc-400">
+        <li>Browse and search every verified song and artist</li>
+        <li>Listen to the previews</li>
+        <li>Follow artists and edit your profile</li>
+      </ul>
+      <h3 className="mt-4 text-sm font-semibold text-zinc-200">Once you are in</h3>
+      <ul className="mt-2 space-y-1 text-sm text-zinc-400">
+        <li>Favourite songs</li>
+        <li>Vote pending songs into verified ones</li>
+        <li>Upload, report and suggest edits</li>
+      </ul>
+      <div className="mt-5 flex flex-wrap gap-2">
+        <LinkButton to="/" size="sm">
+          Browse songs
+        </LinkButton>
+        <LinkButton to="/profile" size="sm" variant="secondary">
+          Your profile
+        </LinkButton>
+      </div>
+    </Panel>
   );
 }
 

@@ -1,11 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import type { WaitlistJoinInput } from "@unheard/shared";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import type { WaitlistEntry, WaitlistJoinInput } from "@unheard/shared";
 import { api } from "../../lib/api/api";
-import { itemsQuery, useQueueAction } from "../../lib/api/query-helpers";
+import { queuePagesQuery, useQueueAction } from "../../lib/api/query-helpers";
 import { usePostMutation } from "../../lib/api/use-post-mutation";
 
-/** One person waiting to get in (GET /api/admin/waitlist). */
-export type WaitlistEntry = { id: string; name: string; email: string; createdAt: string; hasAccount: boolean };
+/** One person waiting to get in (GET /api/admin/waitlist), as the shared schema defines it. */
+export type { WaitlistEntry } from "@unheard/shared";
 
 /** Answer of approving an entry: `userFound` false means the e-mail is remembered for a later sign-up. */
 export type WaitlistApproveResponse = { ok: true; message: string; userFound: boolean };
@@ -18,9 +18,12 @@ export function useJoinWaitlist() {
 /** Query key of the admin's waitlist table. */
 export const waitlistKey = ["admin", "waitlist"] as const;
 
-/** The waitlist for its admin screen: GET /api/admin/waitlist, entries oldest first (admins). */
+/**
+ * The waitlist for its admin screen: GET /api/admin/waitlist, entries oldest first, a page at a time (admins): anyone
+ * may join, so a flood must not hide the entries after it.
+ */
 export function useWaitlist() {
-  return useQuery(itemsQuery<WaitlistEntry>(waitlistKey, "/api/admin/waitlist"));
+  return useInfiniteQuery(queuePagesQuery<WaitlistEntry>(waitlistKey, "/api/admin/waitlist"));
 }
 
 /** Let an entry's e-mail in; the entry leaves the table. */

@@ -14,12 +14,16 @@ export function itemsQuery<T>(queryKey: QueryKey, path: string) {
   return queryOptions({ queryKey, queryFn: async () => (await api.get<{ items: T[] }>(path)).items });
 }
 
-/** A page of an admin queue as the API answers it: oldest first, the cursor of the next page, and the count of all. */
+/**
+ * A page of an admin list as the API answers it (queues and the waitlist oldest first, the audit log newest first):
+ * the cursor of the next page, and the count of all.
+ */
 export type QueuePage<T> = { items: T[]; nextCursor: string | null; total: number };
 
 /**
- * An admin queue read a page at a time (`useInfiniteQuery`; "Load more" fetches the next): `select` gives the
- * loaded rows as one list and the queue's total, so no queue is ever cut at its first page.
+ * An admin list (a queue, the waitlist, the audit log) read a page at a time (`useInfiniteQuery`; "Load more"
+ * fetches the next): `select` gives the loaded rows as one list and the list's total, so none is ever cut at its
+ * first page.
  */
 export function queuePagesQuery<T>(queryKey: QueryKey, path: string) {
   return infiniteQueryOptions({
