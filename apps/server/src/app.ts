@@ -52,6 +52,7 @@ import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { createReportsService } from "./modules/reports/reports.service.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { createSearchService } from "./modules/search/search.service.js";
+import { createSearchEngine } from "./modules/search/search-engine.js";
 import { createSongsRepo } from "./modules/songs/songs.repo.js";
 import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
@@ -84,6 +85,10 @@ declare module "fastify" {
     jobs: JobQueue;
     /** The vote rules' periodic pass (decision 014), for tests and maintenance scripts. */
     voteSweep: (now?: number) => Promise<{ votes: number; songs: number }>;
+    /** Build the search index now (at start, in the background) rather than at the first search. */
+    warmSearch: () => Promise<void>;
+    /** Songs written outside the services (tests, maintenance scripts): the search index reads them again. */
+    songsWritten: (ids: string[]) => Promise<void>;
     /** Every route registered, as method and URL pattern (the permission matrix checks it covers them all). */
     routeList: () => readonly { method: string; url: string }[];
   }
@@ -232,13 +237,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // at once when this instance publishes it (so the next read on this instance is fresh even before a
   // PostgreSQL notification comes back), and on every instance when the event arrives.
   const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
+  // The search index follows song changes the same way (decision 024).
+  const searchEngine = createSearchEngine({ database });
   events.subscribe((event) => {
     invalidateFor(publicCache, event);
+    searchEngine.onEvent(event);
   });
   const bus: EventBus = {
     ...events,
     publish(event) {
       invalidateFor(publicCache, event);
+      searchEngine.onEvent(event);
       return events.publish(event);
     },
   };
@@ -258,6 +267,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const notifier = createNotifier({ database, bus, mailer, config, log: app.log });
   const jobs = createJobQueue({ database, log: app.log });
   app.decorate("jobs", jobs);
+  app.decorate("songsWritten", (ids: string[]) => searchEngine.refresh(ids));
+  app.decorate("warmSearch", () => searchEngine.warm());
   // Decoding, measuring and fingerprinting run on worker threads, within budgets (issue 24).
   const audioPool = createAudioPool({
     workers: config.audio.workers,
@@ -318,7 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
   coversRoutes(app, { database, viewers });
   searchRoutes(app, {
-    search: createSearchService({ songs: songsService, artists: artistsService }),
+    search: createSearchService({ songs: songsService, engine: searchEngine }),
     songs: songsService,
     viewers,
     publicCache,

@@ -6,6 +6,9 @@ export const PASSWORD_MIN_LENGTH = 6;
 /** Better Auth's own upper bound; longer passwords only cost hashing time. */
 export const PASSWORD_MAX_LENGTH = 128;
 export const SEARCH_DEBOUNCE_MS = 300;
+/** Songs and artists the search box suggests while typing. */
+export const SUGGEST_SONGS = 6;
+export const SUGGEST_ARTISTS = 3;
 export const RECOMMENDATIONS_LIMIT = 8;
 export const REDIRECT_AFTER_UPLOAD_MS = 1000;
 export const REDIRECT_AFTER_REGISTER_MS = 3000;

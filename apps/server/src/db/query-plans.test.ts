@@ -80,7 +80,6 @@ describeEachDialect("query plans", (dialect) => {
     ],
     ["pending version counts", (db) => createSongsRepo(db).pendingVersionCounts(["a", "b"])],
     ["viewer state", (db) => createSongsRepo(db).viewerState("some-user", ["a", "b"])],
-    ["typo search", (db) => createSongsRepo(db).searchCandidates("midnite circut", 300)],
     ["profile's upload count", (db) => createUsersRepo(db).uploadCount("some-user")],
     [
       "session",

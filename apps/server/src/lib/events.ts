@@ -11,6 +11,8 @@ import type { Database } from "../db/database.js";
 export type AppEvent =
   | { type: "me.changed"; userId: string }
   | { type: "song.changed"; songId: string; data: Record<string, unknown> }
+  /** An artist's name, badge or credits changed (merge, claim, verification): search reads it again. */
+  | { type: "artist.changed"; artistId: string }
   | { type: "notification"; userIds: string[] };
 
 /** Publishes events to every server instance and lets each subscribe. */

@@ -120,6 +120,7 @@ export async function verify(ctx: TestContext, ...ids: string[]): Promise<void> 
     .set({ status: "verified", verified_at: new Date().toISOString() })
     .where("id", "in", ids)
     .execute();
+  await ctx.app.songsWritten(ids);
 }
 
 /**

@@ -308,6 +308,7 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   row("DELETE", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
   row("PUT", "/api/songs/:id/favorite", HIDDEN_WRITE, onFreshSong("/favorite", undefined, true), "hidden song"),
   get("/api/search", EVERYONE, "/api/search?q=matrix"),
+  get("/api/search/suggest", EVERYONE, "/api/search/suggest?q=matr"),
 
   // artists: the shared placeholder artist; PATCH acts on the owner's own artist page
   row("GET", "/api/artists/:id", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}` })),

@@ -197,6 +197,31 @@ export const searchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
+/** GET /api/search/suggest: what the search box offers while typing (the last word is a prefix; typos allowed). */
+export const suggestQuerySchema = z.object({ q: z.string().trim().min(1).max(100) });
+/** A song the search box suggests: enough for one line with its cover. */
+export const songSuggestionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  artists: z.array(artistRefSchema),
+  coverUrl: z.string(),
+});
+export type SongSuggestion = z.infer<typeof songSuggestionSchema>;
+/** Suggestions: up to SUGGEST_SONGS songs and SUGGEST_ARTISTS artists, best first. */
+export const suggestResultSchema = z.object({
+  songs: z.array(songSuggestionSchema),
+  artists: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      initial: z.string(),
+      trackCount: z.number(),
+      isVerified: z.boolean(),
+    }),
+  ),
+});
+export type SuggestResult = z.infer<typeof suggestResultSchema>;
+
 export const favoriteStateSchema = z.object({ isFavorite: z.boolean(), favoriteCount: z.number() });
 export type FavoriteState = z.infer<typeof favoriteStateSchema>;
 

@@ -1,4 +1,4 @@
-import { type Artist, type ArtistHit, type FollowState, MESSAGES, type SongPage } from "@unheard/shared";
+import { type Artist, type FollowState, MESSAGES, type SongPage } from "@unheard/shared";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
@@ -6,7 +6,6 @@ import { AppError } from "../../errors.js";
 import { audit } from "../../lib/audit.js";
 import { decodeKeyset, keysetPage, newestAfter } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
-import { searchNormalize, searchScore } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
@@ -217,6 +216,8 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
           if (!holder) await trx.updateTable("user").set({ username_key: key }).where("id", "=", keepId).execute();
         }
       });
+      await deps.bus.publish({ type: "artist.changed", artistId: mergeId });
+      await deps.bus.publish({ type: "artist.changed", artistId: keepId });
     },
 
     async setVerified(viewer: Viewer, id: string, verified: boolean): Promise<void> {
@@ -229,62 +230,7 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
           .execute();
         await audit(trx, viewer.id, verified ? "artist.verified" : "artist.unverified", id);
       });
-    },
-
-    /** Artists whose name matches a search, best first (shown above songs). */
-    async search(query: string, limit = 5, candidateSongIds?: string[]): Promise<ArtistHit[]> {
-      const q = searchNormalize(query);
-      if (!q) return [];
-      // Names are stored as nameKey (lower-cased, accents kept); the fuzzy path below covers accents.
-      const pattern = `%${nameKey(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      // Substring hits by name, plus the artists of songs whose search text matched (typo-tolerant there).
-      const direct = await db
-        .selectFrom("user")
-        .select(["id", "username", "is_verified"])
-        .where("is_artist", "=", true)
-        .where(sql<boolean>`username_key like ${pattern} escape '\\'`)
-        .limit(50)
-        .execute();
-      const songIds = (candidateSongIds ?? (await songs.searchCandidates(query)).map((c) => c.id)).slice(0, 100);
-      const viaSongs =
-        songIds.length === 0
-          ? []
-          : await db
-              .selectFrom("song_artist")
-              .innerJoin("user", "user.id", "song_artist.artist_id")
-              .innerJoin("song", "song.id", "song_artist.song_id")
-              .select(["user.id", "user.username", "user.is_verified"])
-              .where("song.id", "in", songIds)
-              .execute();
-      const seen = new Map<string, { id: string; username: string; is_verified: boolean | number }>();
-      for (const a of [...direct, ...viaSongs]) seen.set(a.id, a);
-      const scored = [...seen.values()]
-        .map((a) => ({ a, score: searchScore(q, searchNormalize(a.username), []) }))
-        .filter((s) => s.score > 0)
-        .sort((x, y) => y.score - x.score || x.a.username.localeCompare(y.a.username))
-        .slice(0, limit);
-      if (scored.length === 0) return [];
-      const counts = await db
-        .selectFrom("song_artist")
-        .innerJoin("song", "song.id", "song_artist.song_id")
-        .select(["song_artist.artist_id", sql<number>`count(*)`.as("n")])
-        .where(
-          "song_artist.artist_id",
-          "in",
-          scored.map((s) => s.a.id),
-        )
-        .where("song.status", "=", "verified")
-        .where("song.is_hidden", "=", false)
-        .groupBy("song_artist.artist_id")
-        .execute();
-      const count = new Map(counts.map((c) => [c.artist_id, Number(c.n)]));
-      return scored.map(({ a }) => ({
-        id: a.id,
-        name: a.username,
-        initial: (a.username.trim()[0] ?? "?").toUpperCase(),
-        trackCount: count.get(a.id) ?? 0,
-        isVerified: Boolean(a.is_verified),
-      }));
+      await deps.bus.publish({ type: "artist.changed", artistId: id });
     },
   };
 }

@@ -255,7 +255,9 @@ export function createImportsService(deps: {
    * One event for a whole batch (not one per song): it clears the visitors' cached answers and makes open pages
    * reload their song lists, as an upload's event does.
    */
-  const announce = (songId: string) => bus.publish({ type: "song.changed", songId, data: { created: true } });
+  // One event for a whole batch (the caches clear on any song event); search reads the batch's songs again.
+  const announce = (batchId: string) =>
+    bus.publish({ type: "song.changed", songId: batchId, data: { created: true, importBatch: batchId } });
   const running = new Set<Promise<void>>();
   // Set when the server shuts down: a background run stops after its current chunk (and can be undone).
   let stopping = false;

@@ -1,29 +1,64 @@
-import type { ArtistHit, Song } from "@unheard/shared";
-import type { ArtistsService } from "../artists/artists.service.js";
+import { type ArtistHit, type Song, SUGGEST_ARTISTS, SUGGEST_SONGS, type SuggestResult } from "@unheard/shared";
+import { decodeOffset, encodeCursor } from "../../lib/cursor.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
+import type { SearchEngine } from "./search-engine.js";
 
-/** One search over songs and artists, ranked alike on SQLite and PostgreSQL. */
-export function createSearchService(deps: { songs: SongsService; artists: ArtistsService }) {
+/** Artists heading a first page of results. */
+const RESULT_ARTISTS = 5;
+/**
+ * Songs a search ranks at least: a page is cut from the best of this many, so page 1 and page 2 come from one
+ * order. Deeper pages rank more (bounded by MAX_RESULTS).
+ */
+const RANK_WINDOW = 120;
+/** Songs the suggestions are chosen from (a few, ranked among more than they show). */
+const SUGGEST_WINDOW = 40;
+/** The deepest a search pages. */
+const MAX_RESULTS = 480;
+
+const toArtistHit = (a: { id: string; name: string; tracks: number; verified: boolean }): ArtistHit => ({
+  id: a.id,
+  name: a.name,
+  initial: (a.name.trim()[0] ?? "?").toUpperCase(),
+  trackCount: a.tracks,
+  isVerified: a.verified,
+});
+
+/** Search over songs and artists (decision 024): the engine ranks, the songs service reads the cards. */
+export function createSearchService(deps: { songs: SongsService; engine: SearchEngine }) {
+  const { songs, engine } = deps;
   return {
+    /** A page of songs for a query, and the best artists on the first page. */
     async search(
       q: { q: string; cursor?: string | undefined; limit: number },
       viewer: Viewer | undefined,
     ): Promise<{ artists: ArtistHit[]; songs: Song[]; nextCursor: string | null }> {
-      // One candidate search serves both: the songs, and the artists credited on them.
-      const candidates = await deps.songs.searchCandidates(q.q);
-      const [page, artists] = await Promise.all([
-        deps.songs.search(q, viewer, candidates),
-        // Artists head the first page only.
-        q.cursor
-          ? Promise.resolve([])
-          : deps.artists.search(
-              q.q,
-              5,
-              candidates.map((c) => c.id),
-            ),
+      const offset = decodeOffset(q.cursor);
+      const want = Math.min(MAX_RESULTS, Math.max(RANK_WINDOW, offset + q.limit + 1));
+      const [hits, artists] = await Promise.all([
+        engine.songs(q.q, want),
+        q.cursor ? Promise.resolve([]) : engine.artists(q.q, RESULT_ARTISTS),
       ]);
-      return { artists, songs: page.items, nextCursor: page.nextCursor };
+      const page = hits.slice(offset, offset + q.limit).map((h) => h.id);
+      const end = offset + q.limit;
+      return {
+        artists: artists.map(toArtistHit),
+        songs: await songs.cards(page, viewer),
+        nextCursor: hits.length > end && end < MAX_RESULTS ? encodeCursor({ o: end }) : null,
+      };
+    },
+
+    /** What the search box offers while typing: a few songs and artists, as one line each. */
+    async suggest(q: string): Promise<SuggestResult> {
+      const [hits, artists] = await Promise.all([engine.songs(q, SUGGEST_WINDOW), engine.artists(q, SUGGEST_ARTISTS)]);
+      const cards = await songs.cards(
+        hits.slice(0, SUGGEST_SONGS).map((h) => h.id),
+        undefined,
+      );
+      return {
+        artists: artists.map(toArtistHit),
+        songs: cards.map((s) => ({ id: s.id, title: s.title, artists: s.artists, coverUrl: s.coverUrl })),
+      };
     },
   };
 }

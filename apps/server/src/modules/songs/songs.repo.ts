@@ -4,7 +4,7 @@ import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
 import { newestAfter } from "../../lib/cursor.js";
 import { newId } from "../../lib/ids.js";
-import { FUZZY_THRESHOLD, searchNormalize, searchWords, similarity } from "../../lib/search-text.js";
+import { searchNormalize, searchWords } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
 
@@ -25,10 +25,6 @@ export type FeedFilters = {
 export type NewestCursor = { createdAt: string; id: string };
 
 type Db = Kysely<DB>;
-
-/** Vocabulary words read per query word, and spellings of it kept for the song lookup. */
-const SPELLINGS_SCANNED = 50;
-const SPELLINGS_KEPT = 6;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 864e5).toISOString().slice(0, 10);
@@ -57,9 +53,6 @@ export type SongCredits = {
   editor_name: string | null;
 };
 
-/** A song a search may return, with what ranking needs. */
-export type SearchCandidate = { id: string; title: string; favorite_count: number; version_of: string | null };
-
 /** A song row with its credits. */
 export type SongCardRow = SongRow & SongCredits;
 
@@ -86,136 +79,6 @@ export function createSongsRepo(database: Database) {
   const flags = compiledOnce(db, (db, id: string) =>
     db.selectFrom("song").select(["id", "is_hidden", "status", "submitted_by"]).where("id", "=", id),
   );
-  const quoted = (w: string) => `"${w.replaceAll('"', '""')}"`;
-  const trigramsOf = (q: string) => {
-    const grams = new Set<string>();
-    for (let i = 0; i + 3 <= q.length; i++) grams.add(q.slice(i, i + 3));
-    return [...grams];
-  };
-
-  /** Known words spelt like `word` (itself, longer words holding it, small typos), best first. */
-  async function similarWords(word: string): Promise<string[]> {
-    let found: string[];
-    if (dialect === "postgres") {
-      found = await db.transaction().execute(async (trx) => {
-        await sql`select set_config('pg_trgm.similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`.execute(trx);
-        const rows = await trx
-          .selectFrom("search_word")
-          .select("word")
-          .where((eb) => eb.or([sql<SqlBool>`word % ${word}`, eb("word", "like", `%${word}%`)]))
-          .orderBy(sql`similarity(word, ${word})`, "desc")
-          .limit(SPELLINGS_SCANNED)
-          .execute();
-        return rows.map((r) => r.word);
-      });
-    } else {
-      const rows = await db
-        .selectFrom("search_word_fts")
-        .select("word")
-        .where(sql<SqlBool>`search_word_fts match ${trigramsOf(word).map(quoted).join(" OR ")}`)
-        .orderBy(sql`rank`)
-        .limit(SPELLINGS_SCANNED)
-        .execute();
-      found = rows.map((r) => r.word);
-    }
-    // The same test on both engines: close enough in pg_trgm's similarity, or starting with the word ("dream"
-    // finds "dreams"; "the" must not bring "anthem" and "together", which only widens the song lookup).
-    return found
-      .map((w) => ({ w, score: w.startsWith(word) ? 1 : similarity(word, w) }))
-      .filter((s) => s.score >= FUZZY_THRESHOLD)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, SPELLINGS_KEPT)
-      .map((s) => s.w);
-  }
-
-  /** Songs whose search text holds one spelling of every group (or of any group). */
-  async function songsWithWords(groups: string[][], mode: "all" | "any", max: number): Promise<string[]> {
-    if (dialect === "postgres") {
-      const rows = await db
-        .selectFrom("song")
-        .select("id")
-        .where("is_hidden", "=", false)
-        .where("status", "=", "verified")
-        .where((eb) => {
-          const each = groups.map((g) => eb.or(g.map((w) => eb("search_text", "like", `%${w}%`))));
-          return mode === "all" ? eb.and(each) : eb.or(each);
-        })
-        .orderBy("favorite_count", "desc")
-        .limit(max)
-        .execute();
-      return rows.map((r) => r.id);
-    }
-    const expr = groups.map((g) => `(${g.map(quoted).join(" OR ")})`).join(mode === "all" ? " AND " : " OR ");
-    const rows = await db
-      .selectFrom("song_words_fts")
-      .select("song_id")
-      .where(sql<SqlBool>`song_words_fts match ${expr}`)
-      .orderBy(sql`rank`)
-      .limit(max)
-      .execute();
-    return rows.map((r) => r.song_id);
-  }
-
-  /** The old way, for queries with no known word: rank every song sharing a trigram with the query. */
-  async function songsSharingTrigrams(q: string, max: number): Promise<string[]> {
-    if (dialect === "postgres") {
-      return db.transaction().execute(async (trx) => {
-        // Low thresholds: the caller applies the real one, so both engines rank the same candidates.
-        await sql`select set_config('pg_trgm.similarity_threshold', '0.1', true), set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(
-          trx,
-        );
-        const rows = await trx
-          .selectFrom("song")
-          .select("id")
-          .where((eb) =>
-            eb.or([
-              eb("search_text", "like", `%${q}%`),
-              sql<SqlBool>`search_text % ${q}`,
-              sql<SqlBool>`${q} <% search_text`,
-            ]),
-          )
-          .orderBy(sql`word_similarity(${q}, search_text)`, "desc")
-          .limit(max)
-          .execute();
-        return rows.map((r) => r.id);
-      });
-    }
-    const grams = trigramsOf(q);
-    const rows =
-      grams.length === 0
-        ? await db
-            .selectFrom("song")
-            .select("id as song_id")
-            .where("search_text", "like", `%${q}%`)
-            .limit(max)
-            .execute()
-        : await db
-            .selectFrom("song_fts")
-            .select("song_id")
-            .where(sql<SqlBool>`song_fts match ${grams.map(quoted).join(" OR ")}`)
-            .orderBy(sql`rank`)
-            .limit(max)
-            .execute();
-    return rows.map((r) => r.song_id);
-  }
-
-  /**
-   * The songs among `ids` a search may show (verified, not hidden), with what ranking needs. Visibility is
-   * checked here, not in SQL: given status and is_hidden, SQLite's planner walks a status index over the whole
-   * catalogue instead of looking the ids up by key (35 ms instead of 0.2 ms at 100,000 songs).
-   */
-  async function searchable(ids: string[]): Promise<SearchCandidate[]> {
-    if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom("song")
-      .select(["id", "title", "favorite_count", "status", "is_hidden", "version_of"])
-      .where("id", "in", ids)
-      .execute();
-    return rows
-      .filter((r) => r.status === "verified" && !r.is_hidden)
-      .map((r) => ({ id: r.id, title: r.title, favorite_count: r.favorite_count, version_of: r.version_of }));
-  }
-
   return {
     /** A song with its credits, for its page. */
     async findCard(id: string): Promise<SongCardRow | undefined> {
@@ -320,32 +183,6 @@ export function createSongsRepo(database: Database) {
         .where("song.is_hidden", "=", false);
       return newestAfter(query, "favorite.created_at", "song.id", cursor).limit(limit).execute();
     },
-
-    /**
-     * Candidate songs for a search, ranked by the caller. Each query word is first corrected against the
-     * vocabulary (words in some song); the song index is then asked for songs holding a spelling of every
-     * word that has one (of any, if none hold all). Only a query with no known word falls back to ranking
-     * every song sharing a trigram with it.
-     */
-    async searchCandidates(query: string, max: number): Promise<SearchCandidate[]> {
-      const q = searchNormalize(query);
-      if (!q) return [];
-      const groups: string[][] = [];
-      for (const word of searchWords(q)) {
-        const spellings = await similarWords(word);
-        if (spellings.length > 0) groups.push(spellings);
-      }
-      let ids: string[] = [];
-      if (groups.length > 0) {
-        ids = await songsWithWords(groups, "all", max);
-        if (ids.length === 0 && groups.length > 1) ids = await songsWithWords(groups, "any", max);
-      }
-      if (groups.length === 0) ids = await songsSharingTrigrams(q, max);
-      // What ranking needs; the page's cards are read afterwards.
-      return searchable(ids);
-    },
-
-    searchable,
 
     /**
      * What song cards show about versions: how many public (verified, not hidden) songs are versions of each of

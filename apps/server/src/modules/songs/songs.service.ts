@@ -22,7 +22,6 @@ import { audit } from "../../lib/audit.js";
 import { decodeKeyset, decodeOffset, encodeCursor, keysetPage } from "../../lib/cursor.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
-import { searchNormalize, searchScore } from "../../lib/search-text.js";
 import type { AudioStorage } from "../../lib/storage.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso, toIso } from "../../lib/time.js";
@@ -33,7 +32,7 @@ import type { Notifier } from "../notifications/notifications.service.js";
 import type { TrustService } from "../trust/trust.service.js";
 import { contestedUntil } from "../votes/contested.js";
 import { leakColumns, leakOf, versionKindOf } from "./leak-details.js";
-import type { FeedFilters, SearchCandidate, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
+import type { FeedFilters, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
 import { isPublic, maySee, type SongVisibility } from "./visibility.js";
 
 /** Validated song fields (upload and edit). */
@@ -44,9 +43,6 @@ export type SongFields = {
   releaseDate: string | null;
   soundcloudUrl: string | null;
 } & LeakDetails;
-
-// Candidates ranked per search: the index orders them by relevance first, so the best are among these.
-const SEARCH_CANDIDATES = 120;
 
 /** Song rules: upload, read, feeds, search, favourites, edit, delete. */
 export function createSongsService(deps: {
@@ -440,57 +436,9 @@ export function createSongsService(deps: {
       }
     },
 
-    /** Songs a search may return (ranked by `search`; their ids also find artists through credits). */
-    searchCandidates(query: string): Promise<SearchCandidate[]> {
-      return songs.searchCandidates(query, SEARCH_CANDIDATES);
-    },
-
-    /** Substring-, accent- and typo-tolerant search; exact title > prefix > fuzzy. */
-    async search(
-      q: { q: string; cursor?: string | undefined; limit: number },
-      viewer: Viewer | undefined,
-      found?: SearchCandidate[],
-    ): Promise<SongPage> {
-      const query = searchNormalize(q.q);
-      const offset = decodeOffset(q.cursor);
-      const candidates = found ?? (await songs.searchCandidates(q.q, SEARCH_CANDIDATES));
-      const artists = new Map<string, string[]>();
-      for (const a of await songs.artistsOf(candidates.map((c) => c.id))) {
-        const list = artists.get(a.song_id) ?? [];
-        list.push(searchNormalize(a.username));
-        artists.set(a.song_id, list);
-      }
-      // One entry per song (issue 16): a version found by the search stands for the song it is a version of,
-      // with the best score of the two, unless that song cannot be shown (then the version shows itself).
-      const ids = new Set(candidates.map((c) => c.id));
-      const parents = new Map(
-        (
-          await songs.searchable([
-            ...new Set(candidates.map((c) => c.version_of).filter((v): v is string => Boolean(v) && !ids.has(v ?? ""))),
-          ])
-        ).map((p) => [p.id, p]),
-      );
-      const shown = new Map(candidates.map((c) => [c.id, c]));
-      const best = new Map<string, { row: SearchCandidate; score: number }>();
-      for (const row of candidates) {
-        const score = searchScore(query, searchNormalize(row.title), artists.get(row.id) ?? []);
-        if (score <= 0) continue;
-        const parent = row.version_of ? (shown.get(row.version_of) ?? parents.get(row.version_of)) : undefined;
-        const entry = parent ?? row;
-        const prior = best.get(entry.id);
-        if (!prior || score > prior.score) best.set(entry.id, { row: entry, score });
-      }
-      const scored = [...best.values()].sort(
-        (a, b) =>
-          b.score - a.score ||
-          Number(b.row.favorite_count) - Number(a.row.favorite_count) ||
-          a.row.id.localeCompare(b.row.id),
-      );
-      const page = scored.slice(offset, offset + q.limit).map((s) => s.row.id);
-      return {
-        items: await hydrate(await songs.findCards(page), viewer),
-        nextCursor: scored.length > offset + q.limit ? encodeCursor({ o: offset + q.limit }) : null,
-      };
+    /** The cards of songs by id, in the order given (search results). */
+    async cards(ids: string[], viewer: Viewer | undefined): Promise<Song[]> {
+      return hydrate(await songs.findCards(ids), viewer);
     },
 
     async favorites(viewer: Viewer, cursor: string | undefined, limit: number): Promise<SongPage> {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { searchNormalize } from "../../lib/search-text.js";
+import { compareHits, type IndexDoc, SearchIndex } from "./search-index.js";
+
+const doc = (key: string, title: string, artists: string[], popularity = 0): IndexDoc => ({
+  key,
+  fields: [searchNormalize(title).split(" "), artists.flatMap((a) => searchNormalize(a).split(" "))],
+  popularity,
+});
+
+function top(index: SearchIndex, q: string, n = 5): string[] {
+  return index
+    .search(searchNormalize(q) + (q.endsWith(" ") ? " " : ""), 50)
+    .sort(compareHits)
+    .slice(0, n)
+    .map((h) => h.key);
+}
+
+describe("search index", () => {
+  const index = new SearchIndex();
+  index.build([
+    doc("love1", "Love Me Now", ["Nova Reyes"], 90),
+    doc("love2", "Lovely Night", ["Kid Halcyon"], 80),
+    doc("mid", "Midnight Shadows", ["Nova Reyes"], 10),
+    doc("mids", "Midnight Circuit", ["Mara Vance"], 50),
+    doc("salt", "Saltwater Letters", ["Mara Vance", "DJ Ketsu"], 5),
+    doc("bey", "Halo", ["Beyoncé"], 1),
+    ...Array.from({ length: 2000 }, (_, i) => doc(`filler${i}`, `Love Song ${i}`, ["Filler Band"], 100 + i)),
+  ]);
+
+  it("finds exact titles first", () => {
+    expect(top(index, "midnight circuit")[0]).toBe("mids");
+    expect(top(index, "saltwater letters")[0]).toBe("salt");
+  });
+
+  it("treats the last word as a prefix", () => {
+    expect(top(index, "midnight sh")[0]).toBe("mid");
+    expect(top(index, "saltw")[0]).toBe("salt");
+  });
+
+  it("tolerates one typo per word, transpositions included", () => {
+    expect(top(index, "midnigth circuit")[0]).toBe("mids");
+    expect(top(index, "saltwatr leters")[0]).toBe("salt");
+    expect(top(index, "mdinight shadows")[0]).toBe("mid");
+  });
+
+  it("tolerates a typo in a partial last word", () => {
+    expect(top(index, "midnight shda")).toContain("mid");
+    expect(top(index, "saltwater lrtt")).toContain("salt");
+  });
+
+  it("finds songs by artist words and title words together, accents dropped", () => {
+    expect(top(index, "halo beyonce")[0]).toBe("bey");
+    expect(top(index, "midnight mara")[0]).toBe("mids");
+  });
+
+  it("ranks an exact word above a completion, and popularity within", () => {
+    // 'love' is exact in 'Love Me Now' and 2000 filler songs; 'Lovely' is only a completion.
+    const hits = top(index, "love", 10);
+    expect(hits).not.toContain("love2");
+    expect(hits[0]).toBe("filler1999");
+  });
+
+  it("bounds the work for a common word: collects what it needs, popular first", () => {
+    const hits = index.search("love", 24);
+    expect(hits.length).toBe(24);
+    // Built most popular first: the walk met the 24 most popular songs holding the word and stopped there.
+    expect(hits.map((h) => h.key).sort()).toEqual(Array.from({ length: 24 }, (_, i) => `filler${1976 + i}`).sort());
+  });
+
+  it("falls back to documents holding some of the words", () => {
+    expect(top(index, "saltwater zzqxw")[0]).toBe("salt");
+  });
+
+  it("keeps in step: replaced and removed documents", () => {
+    const small = new SearchIndex();
+    small.build([doc("a", "Paper Crowns", ["Kid Halcyon"])]);
+    expect(top(small, "paper crowns")).toEqual(["a"]);
+    small.add(doc("a", "Cold Open", ["Kid Halcyon"]));
+    expect(top(small, "paper crowns")).toEqual([]);
+    expect(top(small, "cold open")).toEqual(["a"]);
+    small.remove("a");
+    expect(top(small, "cold open")).toEqual([]);
+    expect(small.size).toBe(0);
+    small.add(doc("b", "Cold Open", ["Kid Halcyon"]));
+    expect(top(small, "cold")).toEqual(["b"]);
+  });
+
+  it("never matches short words with typos, nor unrelated words", () => {
+    expect(index.spellings("mi", false)).toEqual([]);
+    expect(index.spellings("mi", true)).toEqual(expect.arrayContaining(["midnight"]));
+    expect(top(index, "qqqq")).toEqual([]);
+  });
+
+  it("compacts: a rebuild from its snapshot finds the same, in rank order", async () => {
+    const small = new SearchIndex();
+    small.build([doc("a", "Paper Crowns", ["Kid Halcyon"], 1), doc("b", "Paper Moons", ["Lumen Park"], 5)]);
+    for (let i = 0; i < 5; i++) small.add(doc("a", `Paper Crowns ${i}`, ["Kid Halcyon"], 10));
+    expect(small.deadShare).toBeGreaterThan(1 / 3);
+    const fresh = new SearchIndex();
+    await fresh.buildInSlices(small.snapshot(), 1);
+    expect(fresh.deadShare).toBe(0);
+    expect(top(fresh, "paper")).toEqual(["a", "b"]);
+    expect(top(fresh, "crowns 4")).toEqual(["a"]);
+    expect(top(fresh, "lumen")).toEqual(["b"]);
+  });
+});
