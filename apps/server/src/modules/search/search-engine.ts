@@ -289,6 +289,13 @@ export function createSearchEngine(deps: { database: Database }) {
       return [...best.values()].sort(compareHits).map((hit) => ({ id: hit.key, hit }));
     },
 
+    /** A found song's title and credits as the index holds them (suggestions need no database read). */
+    describe(id: string): { title: string; artists: { id: string; name: string }[] } | null {
+      const e = entries.get(id);
+      if (!e) return null;
+      return { title: e.title, artists: (creditsOf.get(id) ?? []).map((c) => ({ id: c.artist_id, name: c.name })) };
+    },
+
     /** Artists for a query, best first (most public songs among equal matches). */
     async artists(
       query: string,

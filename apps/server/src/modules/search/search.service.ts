@@ -1,6 +1,7 @@
 import { type ArtistHit, type Song, SUGGEST_ARTISTS, SUGGEST_SONGS, type SuggestResult } from "@unheard/shared";
 import { decodeOffset, encodeCursor } from "../../lib/cursor.js";
 import type { Viewer } from "../auth/viewer.js";
+import { coverUrl } from "../covers/covers.service.js";
 import type { SongsService } from "../songs/songs.service.js";
 import type { SearchEngine } from "./search-engine.js";
 
@@ -48,17 +49,16 @@ export function createSearchService(deps: { songs: SongsService; engine: SearchE
       };
     },
 
-    /** What the search box offers while typing: a few songs and artists, as one line each. */
+    /** What the search box offers while typing: a few songs and artists, one line each, from the index alone. */
     async suggest(q: string): Promise<SuggestResult> {
       const [hits, artists] = await Promise.all([engine.songs(q, SUGGEST_WINDOW), engine.artists(q, SUGGEST_ARTISTS)]);
-      const cards = await songs.cards(
-        hits.slice(0, SUGGEST_SONGS).map((h) => h.id),
-        undefined,
-      );
-      return {
-        artists: artists.map(toArtistHit),
-        songs: cards.map((s) => ({ id: s.id, title: s.title, artists: s.artists, coverUrl: s.coverUrl })),
-      };
+      const songs = hits.slice(0, SUGGEST_SONGS).flatMap(({ id }) => {
+        const song = engine.describe(id);
+        if (!song) return [];
+        const names = song.artists.map((a) => a.name);
+        return [{ id, title: song.title, artists: song.artists, coverUrl: coverUrl(id, song.title, names) }];
+      });
+      return { artists: artists.map(toArtistHit), songs };
     },
   };
 }
