@@ -192,14 +192,21 @@ export function createSongsRepo(database: Database) {
       const [counts, parents] = await Promise.all([
         ids.length === 0
           ? Promise.resolve([])
-          : db
+          : // Visibility is checked here, not in SQL: given status and is_hidden, SQLite's planner walked the
+            // status index over the whole catalogue (25 ms a search page at 100,000 songs) instead of the
+            // version_of index; versions are few, so they are counted as read.
+            db
               .selectFrom("song")
-              .select(["version_of", sql<number>`count(*)`.as("n")])
+              .select(["version_of", "status", "is_hidden"])
               .where("version_of", "in", ids)
-              .where("is_hidden", "=", false)
-              .where("status", "=", "verified")
-              .groupBy("version_of")
-              .execute(),
+              .execute()
+              .then((rows) => {
+                const n = new Map<string, number>();
+                for (const r of rows)
+                  if (r.status === "verified" && !r.is_hidden && r.version_of)
+                    n.set(r.version_of, (n.get(r.version_of) ?? 0) + 1);
+                return [...n].map(([version_of, count]) => ({ version_of, n: count }));
+              }),
         parentIds.length === 0
           ? Promise.resolve([])
           : db.selectFrom("song").select(["id", "title", "is_hidden"]).where("id", "in", parentIds).execute(),
