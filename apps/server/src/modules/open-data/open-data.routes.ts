@@ -14,6 +14,9 @@ const exportOptions = { schema: { tags: [OPEN_DATA_TAG] } };
 /** The public reads the API limit covers (GET, URL patterns as registered by their modules). */
 const READ_ROUTES = ["/api/songs", "/api/songs/:id", "/api/artists/:id", "/api/artists/:id/songs", "/api/search"];
 const EXPORT_ROUTES = ["/api/export/songs.csv", "/api/export/songs.json"];
+/** The search box asks once per pause in typing: its own budget, a few times the reads'. */
+const SUGGEST_ROUTE = "/api/search/suggest";
+const SUGGESTS_PER_READ = 4;
 
 // A five-minute-old export is as good as a fresh one, and each download reads the whole catalogue: browsers and
 // proxies may keep it that long without asking again.
@@ -46,6 +49,10 @@ function publicLimits(app: App, config: Config): void {
       message: MESSAGES.tooManyApiRequests,
     };
     for (const route of READ_ROUTES) limiters.set(route, reads);
+    limiters.set(SUGGEST_ROUTE, {
+      limiter: createMemoryRateLimiter({ limit: config.publicRateLimit * SUGGESTS_PER_READ, windowMs }),
+      message: MESSAGES.tooManyApiRequests,
+    });
   }
   if (config.exportRateLimit > 0) {
     const exports = {

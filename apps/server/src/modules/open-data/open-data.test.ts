@@ -250,6 +250,21 @@ describeEachDialect("Public API limits", (dialect) => {
     expect((await get(ctx, "/api/songs", { ip: "2001:db8:1:2::99" })).statusCode).toBe(429);
   });
 
+  // Issue 26: suggestions come once per pause in typing; an address has four times the reads' budget for them.
+  it("limits suggestions per address on their own budget", async () => {
+    const ip = "198.51.100.9";
+    for (let i = 0; i < 12; i++) {
+      const res = await get(ctx, `/api/search/suggest?q=a${i}`, { ip });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers["ratelimit-limit"]).toBe("12");
+    }
+    const refused = await get(ctx, "/api/search/suggest?q=again", { ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(MESSAGES.tooManyApiRequests);
+    // The reads' budget is untouched by the suggestions.
+    expect((await get(ctx, "/api/songs", { ip })).statusCode).toBe(200);
+  });
+
   it("limits export downloads separately, with their own message", async () => {
     const ip = "198.51.100.8";
     expect((await get(ctx, "/api/export/songs.csv", { ip })).statusCode).toBe(200);

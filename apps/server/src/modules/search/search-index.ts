@@ -14,7 +14,12 @@ const PER_EDIT = 2;
 /** A query reads at most this many words (the rest are ignored). */
 const MAX_QUERY_WORDS = 8;
 /** Postings a single walk may read before it settles for what it found. */
-const WALK_BUDGET = 250_000;
+const WALK_BUDGET = 60_000;
+/**
+ * Spellings kept per query word, cheapest and most common first: a short prefix with a typo ("xyz" with one
+ * edit, then every completion) reaches thousands of words, and merging them all cost more than it finds.
+ */
+const MAX_SPELLINGS = 400;
 
 type TrieNode = { next: Map<number, TrieNode> | null; term: number };
 
@@ -32,7 +37,8 @@ export type IndexHit = {
   exactTitle: boolean;
 };
 
-/** How many edits a word of this length tolerates: none up to 2 letters, one up to 8, two beyond. */
+/** How many edits a word of this length tolerates: none up to 2 letters, one up to 8, two beyond (a last word typed
+ * partway: none up to 3 letters). */
 export function maxEdits(length: number): number {
   if (length <= 2) return 0;
   if (length <= 8) return 1;
@@ -256,20 +262,22 @@ export class SearchIndex {
     const out = new Map<number, number>();
     const n = word.length;
     if (n === 0) return out;
-    const max = maxEdits(n);
-    const w = Array.from({ length: n }, (_, i) => word.charCodeAt(i));
-    const first = Array.from({ length: n + 1 }, (_, i) => i);
-    const visit = (
-      node: TrieNode,
-      ch: number,
-      prevCh: number,
-      prev: number[],
-      prevPrev: number[] | null,
-      best: number,
-    ) => {
-      const row = new Array<number>(n + 1);
+    // A prefix of three letters with a typo is nearly anything: only from four letters on.
+    const max = prefix && n <= 3 ? 0 : maxEdits(n);
+    const w = new Int32Array(n);
+    for (let i = 0; i < n; i++) w[i] = word.charCodeAt(i);
+    // One row per trie depth, reused: the walk is depth-first, so a row is rewritten only after its subtree.
+    const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, i) => i)];
+    const visit = (node: TrieNode, ch: number, prevCh: number, depth: number, best: number) => {
+      const prev = rows[depth - 1] as Int32Array;
+      const prevPrev = depth >= 2 ? (rows[depth - 2] as Int32Array) : null;
+      let row = rows[depth];
+      if (!row) {
+        row = new Int32Array(n + 1);
+        rows[depth] = row;
+      }
       row[0] = (prev[0] as number) + 1;
-      let low = row[0];
+      let low = row[0] as number;
       for (let i = 1; i <= n; i++) {
         const sub = (prev[i - 1] as number) + (w[i - 1] === ch ? 0 : 1);
         let v = Math.min((prev[i] as number) + 1, (row[i - 1] as number) + 1, sub);
@@ -291,9 +299,17 @@ export class SearchIndex {
       }
       if (!node.next) return;
       if (low > max && !(prefix && bestPrefix <= max)) return;
-      for (const [c, child] of node.next) visit(child, c, ch, row, prev, bestPrefix);
+      for (const [c, child] of node.next) visit(child, c, ch, depth + 1, bestPrefix);
     };
-    if (this.root.next) for (const [c, child] of this.root.next) visit(child, c, -1, first, null, Infinity);
+    if (this.root.next) for (const [c, child] of this.root.next) visit(child, c, -1, 1, Infinity);
+    if (out.size > MAX_SPELLINGS) {
+      const kept = [...out]
+        .sort(
+          (a, b) => a[1] - b[1] || (this.postings[b[0]] as number[]).length - (this.postings[a[0]] as number[]).length,
+        )
+        .slice(0, MAX_SPELLINGS);
+      return new Map(kept);
+    }
     return out;
   }
 
