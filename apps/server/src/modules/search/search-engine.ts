@@ -11,6 +11,8 @@ type Credit = { song_id: string; artist_id: string; name: string };
 /** One song found: its id, and what the order rests on. */
 export type SongHit = { id: string; hit: IndexHit };
 
+/** Bracketed parts of a title: tags, not the title proper. */
+const TITLE_TAGS = /[([][^)\]]*[)\]]/g;
 /** Events that touch many songs at once reload them in slices of this many ids. */
 const RELOAD_SLICE = 500;
 
@@ -40,15 +42,20 @@ export function createSearchEngine(deps: { database: Database }) {
     work = work.then(task).catch(() => undefined);
   };
 
-  const songDoc = (e: SongEntry, credits: Credit[]): IndexDoc => ({
-    key: e.id,
-    fields: [
-      wordsOf(searchNormalize(e.title)),
-      credits.flatMap((c) => wordsOf(searchNormalize(c.name))),
-      e.era ? wordsOf(searchNormalize(e.era)) : [],
-    ],
-    popularity: e.popularity,
-  });
+  const songDoc = (e: SongEntry, credits: Credit[]): IndexDoc => {
+    // Trackers tag titles in brackets ("(feat. X)", "(Demo)", "[V2]"): found, but not part of the title proper,
+    // so "Vetasa" is the whole title of "Vetasa (Demo)".
+    const tags = e.title.match(TITLE_TAGS) ?? [];
+    return {
+      key: e.id,
+      fields: [
+        wordsOf(searchNormalize(e.title.replace(TITLE_TAGS, " "))),
+        credits.flatMap((c) => wordsOf(searchNormalize(c.name))),
+        [...tags, e.era ?? ""].flatMap((t) => wordsOf(searchNormalize(t))),
+      ],
+      popularity: e.popularity,
+    };
+  };
   const artistDoc = (id: string, info: { name: string; tracks: number }): IndexDoc => ({
     key: id,
     fields: [wordsOf(searchNormalize(info.name))],

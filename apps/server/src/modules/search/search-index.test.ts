@@ -86,6 +86,22 @@ describe("search index", () => {
     expect(top(small, "cold")).toEqual(["b"]);
   });
 
+  it("takes a typo in a three-letter last word as a whole word, not as the start of anything", () => {
+    // 'loe' is 'love' mistyped; its misspellings are not completed ('lot...', 'low...').
+    expect(index.spellings("loe", true)).toEqual(expect.arrayContaining(["love"]));
+    expect(index.spellings("loe", true)).not.toContain("lovely");
+    expect(top(index, "lovel")).toContain("love2");
+  });
+
+  it("ranks the song whose whole title was typed above longer titles holding it", () => {
+    const small = new SearchIndex();
+    small.build([
+      doc("long", "Broken Love Galaxy", ["Graba"], 100),
+      doc("whole", "Love Galaxy", ["Miles Torres"], 1),
+    ]);
+    expect(top(small, "loove galay")[0]).toBe("whole");
+  });
+
   it("never matches short words with typos, nor unrelated words", () => {
     expect(index.spellings("mi", false)).toEqual([]);
     expect(index.spellings("mi", true)).toEqual(expect.arrayContaining(["midnight"]));

@@ -35,6 +35,8 @@ export type IndexHit = {
   wordsMatched: number;
   /** The query is the whole title, word for word. */
   exactTitle: boolean;
+  /** Every query word is in the title and the title has no other word (typos allowed). */
+  wholeTitle: boolean;
 };
 
 /** How many edits a word of this length tolerates: none up to 2 letters, one up to 8, two beyond (a last word typed
@@ -262,8 +264,9 @@ export class SearchIndex {
     const out = new Map<number, number>();
     const n = word.length;
     if (n === 0) return out;
-    // A prefix of three letters with a typo is nearly anything: only from four letters on.
-    const max = prefix && n <= 3 ? 0 : maxEdits(n);
+    const max = maxEdits(n);
+    // Completions of a misspelt prefix of three letters are nearly anything: those only from four letters on.
+    const maxPrefix = n <= 3 ? 0 : max;
     const w = new Int32Array(n);
     for (let i = 0; i < n; i++) w[i] = word.charCodeAt(i);
     // One row per trie depth, reused: the walk is depth-first, so a row is rewritten only after its subtree.
@@ -291,14 +294,14 @@ export class SearchIndex {
       if (node.term >= 0) {
         // The word as typed (within its edits), or, for the last word, a completion of a spelling of it.
         let cost = whole <= max ? whole * PER_EDIT : Infinity;
-        if (prefix && bestPrefix <= max) cost = Math.min(cost, bestPrefix * PER_EDIT + COMPLETION);
+        if (prefix && bestPrefix <= maxPrefix) cost = Math.min(cost, bestPrefix * PER_EDIT + COMPLETION);
         if (cost !== Infinity) {
           const prior = out.get(node.term);
           if (prior === undefined || cost < prior) out.set(node.term, cost);
         }
       }
       if (!node.next) return;
-      if (low > max && !(prefix && bestPrefix <= max)) return;
+      if (low > max && !(prefix && bestPrefix <= maxPrefix)) return;
       for (const [c, child] of node.next) visit(child, c, ch, depth + 1, bestPrefix);
     };
     if (this.root.next) for (const [c, child] of this.root.next) visit(child, c, -1, 1, Infinity);
@@ -384,6 +387,7 @@ export class SearchIndex {
       titleWords,
       wordsMatched: groups.length,
       exactTitle: cost === 0 && titleWords === groups.length && this.docTitleWords[id] === groups.length,
+      wholeTitle: titleWords === groups.length && this.docTitleWords[id] === groups.length,
     };
   }
 
@@ -419,7 +423,7 @@ export class SearchIndex {
           prior.cost += hit.cost;
           prior.wordsMatched++;
           prior.titleWords += hit.titleWords;
-        } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false });
+        } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false, wholeTitle: false });
       }
     }
     return [...partial.values()].filter((hit) => hit.wordsMatched * 2 >= words.length);
@@ -431,12 +435,16 @@ export class SearchIndex {
   }
 }
 
-/** Order hits: most words matched, the exact title, lowest cost, most words in the title, then popularity. */
+/**
+ * Order hits: most words matched, the exact title, lowest cost, the whole title, most words in the title, then
+ * popularity.
+ */
 export function compareHits(a: IndexHit, b: IndexHit): number {
   return (
     b.wordsMatched - a.wordsMatched ||
     Number(b.exactTitle) - Number(a.exactTitle) ||
     a.cost - b.cost ||
+    Number(b.wholeTitle) - Number(a.wholeTitle) ||
     b.titleWords - a.titleWords ||
     b.popularity - a.popularity ||
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
