@@ -392,9 +392,11 @@ async function growthRun(): Promise<void> {
   const small = await measure(dialect, sizes[0], "growth");
   const large = await measure(dialect, sizes[1], "growth");
   const labels: [string, string] = [sizeLabel(sizes[0]), sizeLabel(sizes[1])];
+  // Rows whose pool went round carry a note in their name: match on the scenario's name before it.
+  const scenarioOf = (r: Row) => r.name.replace(/ \(pool went round .*\)$/, "");
   const rows: GrowthRow[] = small.rows.flatMap((r) => {
-    const other = large.rows.find((x) => x.name === r.name);
-    return other ? [{ name: r.name, small: r, large: other }] : [];
+    const other = large.rows.find((x) => scenarioOf(x) === scenarioOf(r));
+    return other ? [{ name: scenarioOf(r), small: r, large: other }] : [];
   });
   const md = [
     `# bench:search --growth on ${dbLabel(dialect)}`,
@@ -408,6 +410,8 @@ async function growthRun(): Promise<void> {
     `- Load: ${connections} connections, ${seconds} s per endpoint, as a visitor, thousands of distinct queries per scenario (typo and partial-word searches; prefixes for suggestions). Target: p50 and p99 at ${labels[1]} within 2x of ${labels[0]}.`,
     "",
     growthTable(rows, labels),
+    "",
+    ...[small, large].flatMap((m) => m.pools.map((p) => `- ${sizeLabel(m.songs)}, ${p}`)),
     "",
     `Recall on the same kinds of queries at both sizes (up to ${perKind} per kind, at most ${MAX_MATCHES} songs answering each):`,
     "",

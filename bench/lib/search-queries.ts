@@ -356,7 +356,7 @@ export function suggestPrefixes(index: CatalogueIndex, want: number, seed: numbe
     for (const song of sample(index.songs, index.songs.length, rand)) {
       if (seen.size >= want) break;
       const base = baseTitle(song.title).toLowerCase();
-      const full = rand.next() < 0.25 ? `${base} ${song.artists[0]?.name.toLowerCase() ?? ""}`.trim() : base;
+      const full = rand.next() < 0.5 ? `${base} ${song.artists[0]?.name.toLowerCase() ?? ""}`.trim() : base;
       if (full.length < 3) continue;
       const q = full.slice(0, 3 + rand.int(full.length - 2)).trim();
       if (q.length >= 3 && !exclude.has(q)) seen.add(q);
