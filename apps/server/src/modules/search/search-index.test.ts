@@ -95,10 +95,7 @@ describe("search index", () => {
 
   it("ranks the song whose whole title was typed above longer titles holding it", () => {
     const small = new SearchIndex();
-    small.build([
-      doc("long", "Broken Love Galaxy", ["Graba"], 100),
-      doc("whole", "Love Galaxy", ["Miles Torres"], 1),
-    ]);
+    small.build([doc("long", "Broken Love Galaxy", ["Graba"], 100), doc("whole", "Love Galaxy", ["Miles Torres"], 1)]);
     expect(top(small, "loove galay")[0]).toBe("whole");
   });
 
