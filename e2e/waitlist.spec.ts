@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { MESSAGES, offWaitlistMessage } from "@unheard/shared";
 import { as, expect, newCredentials, submitLogin, test, toastWith, uniqueEmail } from "./support/fixtures";
 import { waitForMailLink } from "./support/mail";
@@ -22,6 +23,20 @@ async function waitlistEntries(email: string): Promise<Entry[]> {
   return items.filter((e) => e.email === email);
 }
 
+/** Register through the form, open the e-mailed link, and log in, as a newcomer does. */
+async function registerVerifyLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm Password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+  await page.goto(await waitForMailLink(email, "/api/auth/verify-email"));
+  await expect(page).toHaveURL(/\/login\?verify=ok$/);
+  await submitLogin(page, email, password);
+  await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
+}
+
 test("a visitor joins from the landing page, registers, is held at /waitlist, and gets in once approved", async ({
   page,
   browser,
@@ -44,16 +59,7 @@ test("a visitor joins from the landing page, registers, is held at /waitlist, an
   });
 
   await test.step("register with that e-mail, verify and log in", async () => {
-    await page.goto("/register");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByLabel("Confirm Password").fill(password);
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
-    await page.goto(await waitForMailLink(email, "/api/auth/verify-email"));
-    await expect(page).toHaveURL(/\/login\?verify=ok$/);
-    await submitLogin(page, email, password);
-    await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
+    await registerVerifyLogin(page, email, password);
   });
 
   await test.step("held at /waitlist, which shows their status, not a form", async () => {
@@ -159,16 +165,7 @@ test("a new member is told about the waitlist on every page, and the admin lets 
   const banner = page.getByRole("region", { name: "Waitlist" });
 
   await test.step("register, verify and log in", async () => {
-    await page.goto("/register");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByLabel("Confirm Password").fill(password);
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
-    await page.goto(await waitForMailLink(email, "/api/auth/verify-email"));
-    await expect(page).toHaveURL(/\/login\?verify=ok$/);
-    await submitLogin(page, email, password);
-    await expect(toastWith(page, MESSAGES.loginSuccess)).toBeVisible();
+    await registerVerifyLogin(page, email, password);
   });
 
   await test.step("the waitlist notice is on every page, and a favourite is refused", async () => {

@@ -210,15 +210,7 @@ export type SongSuggestion = z.infer<typeof songSuggestionSchema>;
 /** Suggestions: up to SUGGEST_SONGS songs and SUGGEST_ARTISTS artists, best first. */
 export const suggestResultSchema = z.object({
   songs: z.array(songSuggestionSchema),
-  artists: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      initial: z.string(),
-      trackCount: z.number(),
-      isVerified: z.boolean(),
-    }),
-  ),
+  artists: searchResultSchema.shape.artists,
 });
 export type SuggestResult = z.infer<typeof suggestResultSchema>;
 
