@@ -207,7 +207,7 @@ test.describe("audio quality test", () => {
     await loginSuper(page.request);
     await page.goto("/audio-quality-test");
     await expect(page.getByRole("heading", { name: "Audio Quality Test", level: 1 })).toBeVisible();
-    const picker = page.getByRole("combobox", { name: "Song" });
+    const picker = page.getByRole("combobox", { name: "Song", exact: true });
     await picker.fill("glass hor");
     await page.getByRole("option", { name: new RegExp(MIC_SONG) }).click();
     const report = page.getByTestId("quality-report");
@@ -287,7 +287,7 @@ test.describe("audio quality test", () => {
     );
     await page.route("**/api/songs/pending*", (route) => route.fulfill({ json: { items: [], nextCursor: null } }));
     await page.goto("/audio-quality-test");
-    const picker = page.getByRole("combobox", { name: "Song" });
+    const picker = page.getByRole("combobox", { name: "Song", exact: true });
 
     await picker.click();
     await page.getByRole("option", { name: /Song Without Audio/ }).click();
