@@ -13,6 +13,7 @@
 //   --seconds=N        per load scenario (default 8)     --connections=N   (default 50)
 //   --queries=N        relevance queries per kind (default 200)
 //   --relevance-only   no load scenarios                 --fresh           seed again even when cached
+//   --profile=DIR      run the server with --cpu-prof and leave its profile in DIR (summarise with bench/profile.ts)
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -68,6 +69,7 @@ const usePg = process.argv.includes("--pg");
 const growth = process.argv.includes("--growth");
 const fresh = process.argv.includes("--fresh");
 const relevanceOnly = process.argv.includes("--relevance-only");
+const profileDir = arg("profile");
 const seconds = Number(arg("seconds") ?? 8);
 const connections = Number(arg("connections") ?? 50);
 const perKind = Number(arg("queries") ?? 200);
@@ -238,6 +240,7 @@ async function measure(dialect: Dialect, songs: number, mode: "full" | "growth" 
       dataDir: db.dataDir,
       ...(db.databaseUrl ? { databaseUrl: db.databaseUrl } : {}),
       startTimeoutMs: 900_000,
+      nodeFlags: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
     });
     const readySec = (performance.now() - started) / 1000;
     process.stderr.write(`server: ${server.label} (pid ${server.pid}), answering after ${readySec.toFixed(1)} s\n`);

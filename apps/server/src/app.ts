@@ -13,6 +13,7 @@ import type { Database } from "./db/database.js";
 import { AppError, frameworkErrorHandler, registerErrorHandler } from "./errors.js";
 import type { App } from "./http.js";
 import { createAudioPool } from "./lib/audio-pool.js";
+import { createCardCache, invalidateCards } from "./lib/card-cache.js";
 import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
@@ -239,14 +240,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
   // The search index follows song changes the same way (decision 024).
   const searchEngine = createSearchEngine({ database });
+  // Search results' cards, shared the same way (issue 26).
+  const cardCache = createCardCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 20_000 });
   events.subscribe((event) => {
     invalidateFor(publicCache, event);
+    invalidateCards(cardCache, event);
     searchEngine.onEvent(event);
   });
   const bus: EventBus = {
     ...events,
     publish(event) {
       invalidateFor(publicCache, event);
+      invalidateCards(cardCache, event);
       searchEngine.onEvent(event);
       return events.publish(event);
     },
@@ -329,7 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
   coversRoutes(app, { database, viewers });
   searchRoutes(app, {
-    search: createSearchService({ songs: songsService, engine: searchEngine }),
+    search: createSearchService({ songs: songsService, engine: searchEngine, cards: cardCache }),
     songs: songsService,
     viewers,
     publicCache,

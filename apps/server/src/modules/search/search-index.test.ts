@@ -117,4 +117,30 @@ describe("search index", () => {
     expect(top(fresh, "crowns 4")).toEqual(["a"]);
     expect(top(fresh, "lumen")).toEqual(["b"]);
   });
+
+  it("finds a word added after the same query was asked (remembered spellings are dropped)", () => {
+    const small = new SearchIndex();
+    small.build([doc("a", "Paper Crowns", ["Kid Halcyon"])]);
+    expect(top(small, "zephy")).toEqual([]);
+    expect(top(small, "zephyr")).toEqual([]);
+    small.add(doc("z", "Zephyr", ["Lumen Park"]));
+    expect(top(small, "zephy")).toEqual(["z"]);
+    expect(top(small, "zephyr")).toEqual(["z"]);
+  });
+
+  it("walks every block of ids: a rare match far behind thousands of popular documents, in rank order", () => {
+    const big = new SearchIndex();
+    const docs = Array.from({ length: 12_000 }, (_, i) => doc(`f${i}`, `Love Song ${i % 50}`, ["Band"], 100_000 - i));
+    // Ids are handed out by popularity: these land in the first, the third and the last block.
+    docs.push(doc("early", "Love Zebra", ["Band"], 99_999.5));
+    docs.push(doc("middle", "Love Zebra Two", ["Band"], 100_000 - 9000.5));
+    docs.push(doc("late", "Zebra Love Three", ["Band"], 0));
+    big.build(docs);
+    expect(top(big, "love zeb", 5)).toEqual(["early", "middle", "late"]);
+    expect(top(big, "zebra lvoe", 5).sort()).toEqual(["early", "late", "middle"]);
+    // Three words, each in many documents, held together by one.
+    expect(top(big, "zebra three band")).toEqual(["late"]);
+    // A common word with a typo'd partner drives from the rarer group.
+    expect(top(big, "sogn 7", 3).length).toBe(3);
+  });
 });

@@ -20,8 +20,17 @@ const WALK_BUDGET = 60_000;
  * edit, then every completion) reaches thousands of words, and merging them all cost more than it finds.
  */
 const MAX_SPELLINGS = 400;
+/** Document ids a walk reads at a time. */
+const BLOCK = 4096;
+/** A group with this many times the rarest group's postings is checked per document, not marked per block. */
+const DENSE_FACTOR = 16;
+/** Expansions remembered (a few MB at most). */
+const EXPANSIONS_KEPT = 20_000;
 
 type TrieNode = { next: Map<number, TrieNode> | null; term: number };
+
+/** A query word's spellings in the vocabulary, cheapest first: term ids and their costs. */
+export type Spellings = { terms: Int32Array; costs: Uint8Array };
 
 /** A document to index: its key, its words per field (field 0 is the title), its popularity. */
 export type IndexDoc = { key: string; fields: string[][]; popularity: number };
@@ -50,55 +59,25 @@ export function maxEdits(length: number): number {
 /** The words of a normalised text. */
 export const wordsOf = (text: string): string[] => text.split(" ").filter(Boolean);
 
-/** A min-heap of [docId, list index] pairs for merging posting lists in id order. */
-class MergeHeap {
-  private ids: number[] = [];
-  private lists: number[] = [];
-  get size(): number {
-    return this.ids.length;
+/** The first position at or after `from` whose id is at least `target` (galloping, then binary search). */
+function seek(list: number[], from: number, target: number): number {
+  if (from >= list.length || (list[from] as number) >= target) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < list.length && (list[hi] as number) < target) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
   }
-  push(id: number, list: number): void {
-    this.ids.push(id);
-    this.lists.push(list);
-    let i = this.ids.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if ((this.ids[p] as number) <= id) break;
-      this.swap(i, p);
-      i = p;
-    }
+  if (hi > list.length) hi = list.length;
+  // list[lo] < target; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as number) < target) lo = mid;
+    else hi = mid;
   }
-  /** The smallest entry's id and list; call only when not empty. */
-  pop(): [number, number] {
-    const top: [number, number] = [this.ids[0] as number, this.lists[0] as number];
-    const lastId = this.ids.pop() as number;
-    const lastList = this.lists.pop() as number;
-    if (this.ids.length > 0) {
-      this.ids[0] = lastId;
-      this.lists[0] = lastList;
-      let i = 0;
-      const n = this.ids.length;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < n && (this.ids[l] as number) < (this.ids[m] as number)) m = l;
-        if (r < n && (this.ids[r] as number) < (this.ids[m] as number)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
-    }
-    return top;
-  }
-  private swap(a: number, b: number): void {
-    const id = this.ids[a] as number;
-    this.ids[a] = this.ids[b] as number;
-    this.ids[b] = id;
-    const list = this.lists[a] as number;
-    this.lists[a] = this.lists[b] as number;
-    this.lists[b] = list;
-  }
+  return hi;
 }
 
 /** A vocabulary trie, posting lists in document order, and the documents' words. */
@@ -117,6 +96,20 @@ export class SearchIndex {
   private alive: Uint8Array = new Uint8Array(1024);
   private ids = new Map<string, number>();
   private dead = 0;
+  /**
+   * Spellings of recently asked words: people type a query a letter at a time and share words ("love", "night"),
+   * so most expansions repeat. Emptied when the vocabulary gains a word, so a cached set never misses one.
+   */
+  private expansions = new Map<string, Spellings>();
+  /**
+   * Per query word, each spelling's cost + 1 by term id (0: not a spelling), filled for one walk and wiped after:
+   * checking a document's words is then an array read, not a hash look-up.
+   */
+  private costs: Uint8Array[] = [];
+  /** A walk's block: which groups each document id of the block holds, one bit per group. */
+  private mask = new Uint8Array(BLOCK);
+  /** A walk's block: the rarest group's document ids in it. */
+  private candidates: number[] = [];
 
   /** Documents indexed now. */
   get size(): number {
@@ -151,6 +144,7 @@ export class SearchIndex {
     this.alive = new Uint8Array(Math.max(1024, docs.length + 1024));
     this.ids = new Map();
     this.dead = 0;
+    this.expansions.clear();
     for (const doc of docs) this.add(doc);
   }
 
@@ -252,6 +246,7 @@ export class SearchIndex {
       this.terms.push(word);
       this.termIds.set(word, node.term);
       this.postings.push([]);
+      this.expansions.clear();
     }
     return node.term;
   }
@@ -260,7 +255,24 @@ export class SearchIndex {
    * The vocabulary's spellings of `word` with their cost: within its edit bound, and for the last word of a
    * query also every word that starts with such a spelling (a completion costs one more than the spelling).
    */
-  expand(word: string, prefix: boolean): Map<number, number> {
+  expand(word: string, prefix: boolean): Spellings {
+    const key = prefix ? `${word}*` : word;
+    const known = this.expansions.get(key);
+    if (known) return known;
+    // Cheapest first, then the most common; past MAX_SPELLINGS the rarest of the dearest are dropped.
+    const sorted = [...this.spell(word, prefix)]
+      .sort(
+        (a, b) => a[1] - b[1] || (this.postings[b[0]] as number[]).length - (this.postings[a[0]] as number[]).length,
+      )
+      .slice(0, MAX_SPELLINGS);
+    const out = { terms: Int32Array.from(sorted, ([t]) => t), costs: Uint8Array.from(sorted, ([, c]) => c) };
+    if (this.expansions.size >= EXPANSIONS_KEPT) this.expansions.delete(this.expansions.keys().next().value as string);
+    this.expansions.set(key, out);
+    return out;
+  }
+
+  /** `expand` without the cache. */
+  private spell(word: string, prefix: boolean): Map<number, number> {
     const out = new Map<number, number>();
     const n = word.length;
     if (n === 0) return out;
@@ -269,8 +281,21 @@ export class SearchIndex {
     const maxPrefix = n <= 3 ? 0 : max;
     const w = new Int32Array(n);
     for (let i = 0; i < n; i++) w[i] = word.charCodeAt(i);
+    // Cells past the edit bound all count as one more than it (so only a band of each row needs computing).
+    const over = max + 1;
     // One row per trie depth, reused: the walk is depth-first, so a row is rewritten only after its subtree.
-    const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, i) => i)];
+    const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, i) => Math.min(i, over))];
+    const record = (term: number, cost: number) => {
+      const prior = out.get(term);
+      if (prior === undefined || cost < prior) out.set(term, cost);
+    };
+    // Below a completed prefix, deeper than any word within the bound: every word is a completion at one cost.
+    const complete = (node: TrieNode, cost: number) => {
+      if (node.term >= 0) record(node.term, cost);
+      node.next?.forEach((child) => {
+        complete(child, cost);
+      });
+    };
     const visit = (node: TrieNode, ch: number, prevCh: number, depth: number, best: number) => {
       const prev = rows[depth - 1] as Int32Array;
       const prevPrev = depth >= 2 ? (rows[depth - 2] as Int32Array) : null;
@@ -279,105 +304,189 @@ export class SearchIndex {
         row = new Int32Array(n + 1);
         rows[depth] = row;
       }
-      row[0] = (prev[0] as number) + 1;
+      row[0] = depth < over ? depth : over;
       let low = row[0] as number;
-      for (let i = 1; i <= n; i++) {
-        const sub = (prev[i - 1] as number) + (w[i - 1] === ch ? 0 : 1);
-        let v = Math.min((prev[i] as number) + 1, (row[i - 1] as number) + 1, sub);
-        if (prevPrev && i > 1 && w[i - 1] === prevCh && w[i - 2] === ch)
-          v = Math.min(v, (prevPrev[i - 2] as number) + 1);
+      // Only cells within `max` of the diagonal can be within the bound; the ones beside the band read as over.
+      const from = depth - max > 1 ? depth - max : 1;
+      const to = depth + max < n ? depth + max : n;
+      if (from > 1) row[from - 1] = over;
+      for (let i = from; i <= to; i++) {
+        let v = (prev[i - 1] as number) + (w[i - 1] === ch ? 0 : 1);
+        const del = (prev[i] as number) + 1;
+        if (del < v) v = del;
+        const ins = (row[i - 1] as number) + 1;
+        if (ins < v) v = ins;
+        if (prevPrev && i > 1 && w[i - 1] === prevCh && w[i - 2] === ch) {
+          const swap = (prevPrev[i - 2] as number) + 1;
+          if (swap < v) v = swap;
+        }
+        if (v > over) v = over;
         row[i] = v;
         if (v < low) low = v;
       }
-      const whole = row[n] as number;
-      const bestPrefix = Math.min(best, whole);
+      if (to < n) row[to + 1] = over;
+      const whole = to === n ? (row[n] as number) : over;
+      const bestPrefix = whole < best ? whole : best;
+      const completing = prefix && bestPrefix <= maxPrefix;
       if (node.term >= 0) {
         // The word as typed (within its edits), or, for the last word, a completion of a spelling of it.
         let cost = whole <= max ? whole * PER_EDIT : Infinity;
-        if (prefix && bestPrefix <= maxPrefix) cost = Math.min(cost, bestPrefix * PER_EDIT + COMPLETION);
-        if (cost !== Infinity) {
-          const prior = out.get(node.term);
-          if (prior === undefined || cost < prior) out.set(node.term, cost);
-        }
+        if (completing) cost = Math.min(cost, bestPrefix * PER_EDIT + COMPLETION);
+        if (cost !== Infinity) record(node.term, cost);
       }
       if (!node.next) return;
-      if (low > max && !(prefix && bestPrefix <= maxPrefix)) return;
-      for (const [c, child] of node.next) visit(child, c, ch, depth + 1, bestPrefix);
+      if (completing && depth >= n + max) {
+        const cost = bestPrefix * PER_EDIT + COMPLETION;
+        node.next.forEach((child) => {
+          complete(child, cost);
+        });
+        return;
+      }
+      if (low > max && !completing) return;
+      node.next.forEach((child, c) => {
+        visit(child, c, ch, depth + 1, bestPrefix);
+      });
     };
-    if (this.root.next) for (const [c, child] of this.root.next) visit(child, c, -1, 1, Infinity);
-    if (out.size > MAX_SPELLINGS) {
-      const kept = [...out]
-        .sort(
-          (a, b) => a[1] - b[1] || (this.postings[b[0]] as number[]).length - (this.postings[a[0]] as number[]).length,
-        )
-        .slice(0, MAX_SPELLINGS);
-      return new Map(kept);
-    }
+    this.root.next?.forEach((child, c) => {
+      visit(child, c, -1, 1, Infinity);
+    });
     return out;
   }
 
   /**
-   * Documents holding a spelling of every group (one group per query word), popular first: the postings of the
-   * group with the fewest are merged in document order and each document's own words checked against the other
-   * groups, until `want` more are in `found` or the budget is spent.
+   * Documents holding a spelling (costing at most `bound`) of every group (one group per query word, its cost
+   * table from `fill`), popular first, until `want` more are in `found` or the budget is spent. Document ids are
+   * read a block at a time: every group's postings in the block set its bit in a mask (no merge heap), the
+   * documents with every bit are checked in id order, and a block the rarest group has nothing in is skipped.
    */
-  private walk(groups: Map<number, number>[], want: number, found: Map<number, IndexHit>): void {
-    if (groups.length === 0 || groups.some((g) => g.size === 0)) return;
-    let driver = 0;
-    let driverSize = Infinity;
-    groups.forEach((g, i) => {
+  private walk(
+    groups: Spellings[],
+    tables: Uint8Array[],
+    bound: number,
+    want: number,
+    found: Map<number, IndexHit>,
+  ): void {
+    if (groups.length === 0) return;
+    const lists: number[][][] = [];
+    const sizes: number[] = [];
+    for (const { terms, costs } of groups) {
+      const own: number[][] = [];
       let size = 0;
-      for (const term of g.keys()) size += (this.postings[term] as number[]).length;
-      if (size < driverSize) {
-        driverSize = size;
-        driver = i;
+      for (let i = 0; i < terms.length && (costs[i] as number) <= bound; i++) {
+        const list = this.postings[terms[i] as number] as number[];
+        if (list.length === 0) continue;
+        own.push(list);
+        size += list.length;
       }
-    });
-    const lists = [...(groups[driver] as Map<number, number>).keys()].map((t) => this.postings[t] as number[]);
-    const pos = new Int32Array(lists.length);
-    const heap = new MergeHeap();
-    lists.forEach((list, i) => {
-      if (list.length > 0) heap.push(list[0] as number, i);
-    });
+      if (size === 0) return;
+      lists.push(own);
+      sizes.push(size);
+    }
+    // The rarest group drives; groups far denser than it are left to `match` (marking them costs more than it saves).
+    const order = sizes.map((_, g) => g).sort((a, b) => (sizes[a] as number) - (sizes[b] as number));
+    const driverSize = sizes[order[0] as number] as number;
+    const marked = order.filter((g) => (sizes[g] as number) <= driverSize * DENSE_FACTOR);
+    const markedLists = marked.map((g) => lists[g] as number[][]);
+    const pos = markedLists.map((ls) => new Int32Array(ls.length));
+    // Bits of the groups other than the driver: a driver's posting with all of them set is a candidate.
+    const others = (1 << (marked.length - 1)) - 1;
+    const mask = this.mask;
+    const candidates = this.candidates;
+    const driver = markedLists[0] as number[][];
+    const driverPos = pos[0] as Int32Array;
+    const end = this.docKeys.length;
     let read = 0;
-    let last = -1;
     let added = 0;
-    while (heap.size > 0 && added < want && read < WALK_BUDGET) {
-      const [id, li] = heap.pop();
-      read++;
-      const list = lists[li] as number[];
-      const next = (pos[li] as number) + 1;
-      pos[li] = next;
-      if (next < list.length) heap.push(list[next] as number, li);
-      if (id === last) continue;
-      last = id;
-      if (!this.alive[id] || found.has(id)) continue;
-      const hit = this.match(id, groups);
-      if (hit) {
-        found.set(id, hit);
-        added++;
+    while (added < want && read < WALK_BUDGET) {
+      // The block of the driver's next posting (blocks it has nothing in are skipped).
+      let next = end;
+      for (let l = 0; l < driver.length; l++) {
+        const list = driver[l] as number[];
+        const p = driverPos[l] as number;
+        if (p < list.length && (list[p] as number) < next) next = list[p] as number;
       }
+      if (next >= end) break;
+      const lo = next - (next % BLOCK);
+      const hi = lo + BLOCK;
+      candidates.length = 0;
+      for (let l = 0; l < driver.length; l++) {
+        const list = driver[l] as number[];
+        let p = driverPos[l] as number;
+        while (p < list.length && (list[p] as number) < hi) candidates.push(list[p++] as number);
+        read += p - (driverPos[l] as number);
+        driverPos[l] = p;
+      }
+      if (driver.length > 1) candidates.sort((a, b) => a - b);
+      for (let m = 1; m < markedLists.length; m++) {
+        const bit = 1 << (m - 1);
+        const ls = markedLists[m] as number[][];
+        const ps = pos[m] as Int32Array;
+        for (let l = 0; l < ls.length; l++) {
+          const list = ls[l] as number[];
+          let p = seek(list, ps[l] as number, lo);
+          while (p < list.length && (list[p] as number) < hi) {
+            const at = (list[p++] as number) - lo;
+            mask[at] = (mask[at] as number) | bit;
+          }
+          ps[l] = p;
+        }
+      }
+      let last = -1;
+      for (let k = 0; k < candidates.length && added < want; k++) {
+        const id = candidates[k] as number;
+        if (id === last) continue;
+        last = id;
+        if (mask[id - lo] !== others || !this.alive[id] || found.has(id)) continue;
+        const hit = this.match(id, tables, bound);
+        if (hit) {
+          found.set(id, hit);
+          added++;
+        }
+      }
+      if (others !== 0) mask.fill(0);
     }
   }
 
-  /** A document's match of every group, or null when one has no spelling in it. */
-  private match(id: number, groups: Map<number, number>[]): IndexHit | null {
+  /** Scratch cost tables for `groups` (each spelling's cost + 1 by term id), sized to the vocabulary. */
+  private fill(groups: Spellings[]): Uint8Array[] {
+    return groups.map(({ terms, costs }, g) => {
+      let table = this.costs[g];
+      if (!table || table.length < this.terms.length) {
+        table = new Uint8Array(Math.max(1024, this.terms.length * 2));
+        this.costs[g] = table;
+      }
+      for (let i = 0; i < terms.length; i++) table[terms[i] as number] = (costs[i] as number) + 1;
+      return table;
+    });
+  }
+
+  /** Reset what `fill` wrote. */
+  private wipe(groups: Spellings[], tables: Uint8Array[]): void {
+    groups.forEach(({ terms }, g) => {
+      const table = tables[g] as Uint8Array;
+      for (let i = 0; i < terms.length; i++) table[terms[i] as number] = 0;
+    });
+  }
+
+  /** A document's match of every group (cost tables from `fill`, up to `bound`), or null when one has none in it. */
+  private match(id: number, costs: Uint8Array[], bound: number): IndexHit | null {
     const terms = this.docTerms[id] as Int32Array;
     const fields = this.docFields[id] as Uint8Array;
     let cost = 0;
     let titleWords = 0;
-    for (const g of groups) {
-      let best = Infinity;
+    for (let g = 0; g < costs.length; g++) {
+      const table = costs[g] as Uint8Array;
+      let best = 255;
       let inTitle = false;
       for (let i = 0; i < terms.length; i++) {
-        const c = g.get(terms[i] as number);
-        if (c !== undefined && (c < best || (c === best && fields[i] === 0))) {
+        const c = table[terms[i] as number] as number;
+        if (c !== 0 && c <= bound + 1 && (c < best || (c === best && fields[i] === 0))) {
           best = c;
           inTitle = fields[i] === 0;
         }
       }
-      if (best === Infinity) return null;
-      cost += best;
+      if (best === 255) return null;
+      cost += best - 1;
       if (inTitle) titleWords++;
     }
     return {
@@ -385,9 +494,9 @@ export class SearchIndex {
       cost,
       popularity: this.docPopularity[id] as number,
       titleWords,
-      wordsMatched: groups.length,
-      exactTitle: cost === 0 && titleWords === groups.length && this.docTitleWords[id] === groups.length,
-      wholeTitle: titleWords === groups.length && this.docTitleWords[id] === groups.length,
+      wordsMatched: costs.length,
+      exactTitle: cost === 0 && titleWords === costs.length && this.docTitleWords[id] === costs.length,
+      wholeTitle: titleWords === costs.length && this.docTitleWords[id] === costs.length,
     };
   }
 
@@ -402,36 +511,40 @@ export class SearchIndex {
     const lastIsPrefix = !query.endsWith(" ");
     const groups = words.map((w, i) => this.expand(w, lastIsPrefix && i === words.length - 1));
     const found = new Map<number, IndexHit>();
-    // Words as typed first, then completions of the last, then typos: a popular near miss never crowds out
-    // what was typed right.
-    for (const bound of [0, COMPLETION, Infinity]) {
-      if (found.size >= want) break;
-      const tier = bound === Infinity ? groups : groups.map((g) => new Map([...g].filter(([, c]) => c <= bound)));
-      this.walk(tier, want - found.size, found);
-    }
-    if (found.size > 0 || groups.length === 1) return [...found.values()];
-    // Nobody holds every word: each word of 3 letters or more on its own (short ones match too much alone),
-    // ranked by how many words a document holds, at least half of them.
-    const partial = new Map<number, IndexHit>();
-    for (const [i, g] of groups.entries()) {
-      if ((words[i] as string).length < 3) continue;
-      const alone = new Map<number, IndexHit>();
-      this.walk([g], want, alone);
-      for (const [id, hit] of alone) {
-        const prior = partial.get(id);
-        if (prior) {
-          prior.cost += hit.cost;
-          prior.wordsMatched++;
-          prior.titleWords += hit.titleWords;
-        } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false, wholeTitle: false });
+    const tables = this.fill(groups);
+    try {
+      // Words as typed first, then completions of the last, then typos: a popular near miss never crowds out
+      // what was typed right.
+      for (const bound of [0, COMPLETION, Infinity]) {
+        if (found.size >= want) break;
+        this.walk(groups, tables, bound, want - found.size, found);
       }
+      if (found.size > 0 || groups.length === 1) return [...found.values()];
+      // Nobody holds every word: each word of 3 letters or more on its own (short ones match too much alone),
+      // ranked by how many words a document holds, at least half of them.
+      const partial = new Map<number, IndexHit>();
+      for (const [i, g] of groups.entries()) {
+        if ((words[i] as string).length < 3) continue;
+        const alone = new Map<number, IndexHit>();
+        this.walk([g], [tables[i] as Uint8Array], Infinity, want, alone);
+        for (const [id, hit] of alone) {
+          const prior = partial.get(id);
+          if (prior) {
+            prior.cost += hit.cost;
+            prior.wordsMatched++;
+            prior.titleWords += hit.titleWords;
+          } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false, wholeTitle: false });
+        }
+      }
+      return [...partial.values()].filter((hit) => hit.wordsMatched * 2 >= words.length);
+    } finally {
+      this.wipe(groups, tables);
     }
-    return [...partial.values()].filter((hit) => hit.wordsMatched * 2 >= words.length);
   }
 
   /** The spellings a word has in the vocabulary (for tests and the query log). */
   spellings(word: string, prefix: boolean): string[] {
-    return [...this.expand(word, prefix)].sort((a, b) => a[1] - b[1]).map(([t]) => this.terms[t] as string);
+    return [...this.expand(word, prefix).terms].map((t) => this.terms[t] as string);
   }
 }
 

@@ -1,4 +1,5 @@
 import { type ArtistHit, type Song, SUGGEST_ARTISTS, SUGGEST_SONGS, type SuggestResult } from "@unheard/shared";
+import type { CardCache } from "../../lib/card-cache.js";
 import { decodeOffset, encodeCursor } from "../../lib/cursor.js";
 import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
@@ -26,8 +27,8 @@ const toArtistHit = (a: { id: string; name: string; tracks: number; verified: bo
 });
 
 /** Search over songs and artists (decision 024): the engine ranks, the songs service reads the cards. */
-export function createSearchService(deps: { songs: SongsService; engine: SearchEngine }) {
-  const { songs, engine } = deps;
+export function createSearchService(deps: { songs: SongsService; engine: SearchEngine; cards: CardCache }) {
+  const { songs, engine, cards } = deps;
   return {
     /** A page of songs for a query, and the best artists on the first page. */
     async search(
@@ -44,7 +45,10 @@ export function createSearchService(deps: { songs: SongsService; engine: SearchE
       const end = offset + q.limit;
       return {
         artists: artists.map(toArtistHit),
-        songs: await songs.cards(page, viewer),
+        // Visitors' cards are shared (members' state is added to them by the route); an admin's are read fresh.
+        songs: viewer
+          ? await songs.cards(page, viewer)
+          : await cards.through(page, (ids) => songs.cards(ids, undefined)),
         nextCursor: hits.length > end && end < MAX_RESULTS ? encodeCursor({ o: end }) : null,
       };
     },

@@ -62,6 +62,23 @@ describeEachDialect("search engine", (dialect) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("answers with cards as they are now, whichever query finds them (shared cards are dropped on changes)", async () => {
+    const id = ids["Saltwater Letters"] ?? "";
+    const genreOf = async (q: string) =>
+      ((await find(q)).songs as unknown as { id: string; genre: string }[]).find((s) => s.id === id)?.genre;
+    const before = await genreOf("saltwater letters");
+    expect(before).toBeDefined();
+    const edited = await ctx.app.inject({
+      method: "PATCH",
+      url: `/api/songs/${id}`,
+      headers: { cookie: admin.cookie },
+      payload: { title: "Saltwater Letters", artists: ["Mara Vance", "DJ Ketsu"], genre: "Country", comment: "genre" },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    // Another query, so no shared answer serves it: the card itself must be the new one.
+    expect(await genreOf("saltwatr lett")).toBe("Country");
+  });
+
   it("keeps in step with edits, hiding, verification and deletion", async () => {
     const id = ids["Midnight Shadows"] ?? "";
     const edited = await ctx.app.inject({
