@@ -27,7 +27,8 @@ const DENSE_FACTOR = 16;
 /** Expansions remembered (a few MB at most). */
 const EXPANSIONS_KEPT = 20_000;
 
-type TrieNode = { next: Map<number, TrieNode> | null; term: number };
+/** A trie node: its children's letters and nodes in parallel arrays (iterating them beats a Map's), its term id. */
+type TrieNode = { chars: number[] | null; kids: TrieNode[] | null; term: number };
 
 /** A query word's spellings in the vocabulary, cheapest first: term ids and their costs. */
 export type Spellings = { terms: Int32Array; costs: Uint8Array };
@@ -82,7 +83,7 @@ function seek(list: number[], from: number, target: number): number {
 
 /** A vocabulary trie, posting lists in document order, and the documents' words. */
 export class SearchIndex {
-  private root: TrieNode = { next: null, term: -1 };
+  private root: TrieNode = { chars: null, kids: null, term: -1 };
   private terms: string[] = [];
   /** Word -> term id: most words of a new document are known, and a hash look-up beats walking the trie. */
   private termIds = new Map<string, number>();
@@ -101,6 +102,7 @@ export class SearchIndex {
    * so most expansions repeat. Emptied when the vocabulary gains a word, so a cached set never misses one.
    */
   private expansions = new Map<string, Spellings>();
+  private olderExpansions = new Map<string, Spellings>();
   /**
    * Per query word, each spelling's cost + 1 by term id (0: not a spelling), filled for one walk and wiped after:
    * checking a document's words is then an array read, not a hash look-up.
@@ -132,7 +134,7 @@ export class SearchIndex {
   /** Index documents, most popular first (the order walks meet them in), replacing what was there. */
   build(unordered: IndexDoc[]): void {
     const docs = [...unordered].sort((a, b) => b.popularity - a.popularity);
-    this.root = { next: null, term: -1 };
+    this.root = { chars: null, kids: null, term: -1 };
     this.terms = [];
     this.termIds = new Map();
     this.postings = [];
@@ -144,7 +146,7 @@ export class SearchIndex {
     this.alive = new Uint8Array(Math.max(1024, docs.length + 1024));
     this.ids = new Map();
     this.dead = 0;
-    this.expansions.clear();
+    this.forgetExpansions();
     for (const doc of docs) this.add(doc);
   }
 
@@ -233,20 +235,23 @@ export class SearchIndex {
     let node = this.root;
     for (let i = 0; i < word.length; i++) {
       const c = word.charCodeAt(i);
-      node.next ??= new Map();
-      let child = node.next.get(c);
-      if (!child) {
-        child = { next: null, term: -1 };
-        node.next.set(c, child);
+      const chars = (node.chars ??= []);
+      const kids = (node.kids ??= []);
+      const at = chars.indexOf(c);
+      if (at >= 0) node = kids[at] as TrieNode;
+      else {
+        const child: TrieNode = { chars: null, kids: null, term: -1 };
+        chars.push(c);
+        kids.push(child);
+        node = child;
       }
-      node = child;
     }
     if (node.term < 0) {
       node.term = this.terms.length;
       this.terms.push(word);
       this.termIds.set(word, node.term);
       this.postings.push([]);
-      this.expansions.clear();
+      this.forgetExpansions();
     }
     return node.term;
   }
@@ -257,7 +262,7 @@ export class SearchIndex {
    */
   expand(word: string, prefix: boolean): Spellings {
     const key = prefix ? `${word}*` : word;
-    const known = this.expansions.get(key);
+    const known = this.expansions.get(key) ?? this.olderExpansions.get(key);
     if (known) return known;
     // Cheapest first, then the most common; past MAX_SPELLINGS the rarest of the dearest are dropped.
     const sorted = [...this.spell(word, prefix)]
@@ -266,9 +271,18 @@ export class SearchIndex {
       )
       .slice(0, MAX_SPELLINGS);
     const out = { terms: Int32Array.from(sorted, ([t]) => t), costs: Uint8Array.from(sorted, ([, c]) => c) };
-    if (this.expansions.size >= EXPANSIONS_KEPT) this.expansions.delete(this.expansions.keys().next().value as string);
+    // Two generations, not oldest-first eviction (a Map's first key is found by skipping deleted entries).
+    if (this.expansions.size >= EXPANSIONS_KEPT / 2) {
+      this.olderExpansions = this.expansions;
+      this.expansions = new Map();
+    }
     this.expansions.set(key, out);
     return out;
+  }
+
+  private forgetExpansions(): void {
+    if (this.expansions.size > 0) this.expansions = new Map();
+    if (this.olderExpansions.size > 0) this.olderExpansions = new Map();
   }
 
   /** `expand` without the cache. */
@@ -292,9 +306,8 @@ export class SearchIndex {
     // Below a completed prefix, deeper than any word within the bound: every word is a completion at one cost.
     const complete = (node: TrieNode, cost: number) => {
       if (node.term >= 0) record(node.term, cost);
-      node.next?.forEach((child) => {
-        complete(child, cost);
-      });
+      const kids = node.kids;
+      if (kids) for (let k = 0; k < kids.length; k++) complete(kids[k] as TrieNode, cost);
     };
     const visit = (node: TrieNode, ch: number, prevCh: number, depth: number, best: number) => {
       const prev = rows[depth - 1] as Int32Array;
@@ -334,22 +347,20 @@ export class SearchIndex {
         if (completing) cost = Math.min(cost, bestPrefix * PER_EDIT + COMPLETION);
         if (cost !== Infinity) record(node.term, cost);
       }
-      if (!node.next) return;
+      const kids = node.kids;
+      const chars = node.chars as number[];
+      if (!kids) return;
       if (completing && depth >= n + max) {
         const cost = bestPrefix * PER_EDIT + COMPLETION;
-        node.next.forEach((child) => {
-          complete(child, cost);
-        });
+        for (let k = 0; k < kids.length; k++) complete(kids[k] as TrieNode, cost);
         return;
       }
       if (low > max && !completing) return;
-      node.next.forEach((child, c) => {
-        visit(child, c, ch, depth + 1, bestPrefix);
-      });
+      for (let k = 0; k < kids.length; k++) visit(kids[k] as TrieNode, chars[k] as number, ch, depth + 1, bestPrefix);
     };
-    this.root.next?.forEach((child, c) => {
-      visit(child, c, -1, 1, Infinity);
-    });
+    const roots = this.root.kids ?? [];
+    const rootChars = this.root.chars ?? [];
+    for (let k = 0; k < roots.length; k++) visit(roots[k] as TrieNode, rootChars[k] as number, -1, 1, Infinity);
     return out;
   }
 
