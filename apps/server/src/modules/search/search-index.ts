@@ -20,6 +20,8 @@ const WALK_BUDGET = 60_000;
  * edit, then every completion) reaches thousands of words, and merging them all cost more than it finds.
  */
 const MAX_SPELLINGS = 400;
+/** Words a document keeps (a title and its credits hold a few dozen at most). */
+const MAX_DOC_TERMS = 255;
 /** Document ids a walk reads at a time. */
 const BLOCK = 4096;
 /** A group with this many times the rarest group's postings is checked per document, not marked per block. */
@@ -60,6 +62,13 @@ export function maxEdits(length: number): number {
 /** The words of a normalised text. */
 export const wordsOf = (text: string): string[] => text.split(" ").filter(Boolean);
 
+/** A copy of `array` with room for `size` entries. */
+function grown<T extends Int32Array | Uint8Array | Float64Array>(array: T, size: number): T {
+  const out = new (array.constructor as new (n: number) => T)(size);
+  out.set(array);
+  return out;
+}
+
 /** The first position at or after `from` whose id is at least `target` (galloping, then binary search). */
 function seek(list: number[], from: number, target: number): number {
   if (from >= list.length || (list[from] as number) >= target) return from;
@@ -90,11 +99,17 @@ export class SearchIndex {
   private postings: number[][] = [];
   private docKeys: string[] = [];
   /** Each document's term ids, and per term the field it came from (the lowest when in several). */
-  private docTerms: Int32Array[] = [];
-  private docFields: Uint8Array[] = [];
-  private docPopularity: number[] = [];
-  private docTitleWords: number[] = [];
-  private alive: Uint8Array = new Uint8Array(1024);
+  // Per document, in flat typed arrays rather than an array per document: at 1,000,000 songs millions of small
+  // objects cost hundreds of MB and made every garbage collection trace them.
+  /** Each document's term ids are termPool[docStart[id] .. + docLength[id]], with the field of each in fieldPool. */
+  private termPool = new Int32Array(4096);
+  private fieldPool = new Uint8Array(4096);
+  private poolUsed = 0;
+  private docStart = new Int32Array(1024);
+  private docLength = new Uint8Array(1024);
+  private docPopularity = new Float64Array(1024);
+  private docTitleWords = new Uint8Array(1024);
+  private alive = new Uint8Array(1024);
   private ids = new Map<string, number>();
   private dead = 0;
   /**
@@ -139,11 +154,15 @@ export class SearchIndex {
     this.termIds = new Map();
     this.postings = [];
     this.docKeys = [];
-    this.docTerms = [];
-    this.docFields = [];
-    this.docPopularity = [];
-    this.docTitleWords = [];
-    this.alive = new Uint8Array(Math.max(1024, docs.length + 1024));
+    const room = Math.max(1024, docs.length + 1024);
+    this.termPool = new Int32Array(Math.max(4096, room * 6));
+    this.fieldPool = new Uint8Array(this.termPool.length);
+    this.poolUsed = 0;
+    this.docStart = new Int32Array(room);
+    this.docLength = new Uint8Array(room);
+    this.docPopularity = new Float64Array(room);
+    this.docTitleWords = new Uint8Array(room);
+    this.alive = new Uint8Array(room);
     this.ids = new Map();
     this.dead = 0;
     this.forgetExpansions();
@@ -155,9 +174,12 @@ export class SearchIndex {
     this.remove(doc.key);
     const id = this.docKeys.length;
     if (id >= this.alive.length) {
-      const grown = new Uint8Array(this.alive.length * 2);
-      grown.set(this.alive);
-      this.alive = grown;
+      const size = this.alive.length * 2;
+      this.docStart = grown(this.docStart, size);
+      this.docLength = grown(this.docLength, size);
+      this.docPopularity = grown(this.docPopularity, size);
+      this.docTitleWords = grown(this.docTitleWords, size);
+      this.alive = grown(this.alive, size);
     }
     const fieldOf = new Map<number, number>();
     doc.fields.forEach((words, field) => {
@@ -168,20 +190,26 @@ export class SearchIndex {
         if (prior === undefined || field < prior) fieldOf.set(term, field);
       }
     });
-    const terms = new Int32Array(fieldOf.size);
-    const fields = new Uint8Array(fieldOf.size);
-    let i = 0;
+    const length = Math.min(MAX_DOC_TERMS, fieldOf.size);
+    if (this.poolUsed + length > this.termPool.length) {
+      const size = Math.max(this.termPool.length * 2, this.poolUsed + length);
+      this.termPool = grown(this.termPool, size);
+      this.fieldPool = grown(this.fieldPool, size);
+    }
+    let at = this.poolUsed;
     for (const [term, field] of fieldOf) {
-      terms[i] = term;
-      fields[i] = field;
-      i++;
+      if (at === this.poolUsed + length) break;
+      this.termPool[at] = term;
+      this.fieldPool[at] = field;
+      at++;
       (this.postings[term] as number[]).push(id);
     }
+    this.docStart[id] = this.poolUsed;
+    this.docLength[id] = length;
+    this.poolUsed = at;
     this.docKeys.push(doc.key);
-    this.docTerms.push(terms);
-    this.docFields.push(fields);
-    this.docPopularity.push(doc.popularity);
-    this.docTitleWords.push(new Set(doc.fields[0] ?? []).size);
+    this.docPopularity[id] = doc.popularity;
+    this.docTitleWords[id] = Math.min(MAX_DOC_TERMS, new Set(doc.fields[0] ?? []).size);
     this.alive[id] = 1;
     this.ids.set(doc.key, id);
   }
@@ -215,14 +243,13 @@ export class SearchIndex {
   snapshot(): IndexDoc[] {
     const out: { doc: IndexDoc; order: number }[] = [];
     for (const [key, id] of this.ids) {
-      const terms = this.docTerms[id] as Int32Array;
-      const fields = this.docFields[id] as Uint8Array;
       const byField: string[][] = [];
-      terms.forEach((t, i) => {
-        const f = fields[i] as number;
+      const start = this.docStart[id] as number;
+      for (let i = start; i < start + (this.docLength[id] as number); i++) {
+        const f = this.fieldPool[i] as number;
         if (!byField[f]) byField[f] = [];
-        (byField[f] as string[]).push(this.terms[t] as string);
-      });
+        (byField[f] as string[]).push(this.terms[this.termPool[i] as number] as string);
+      }
       for (let f = 0; f < byField.length; f++) byField[f] ??= [];
       out.push({ doc: { key, fields: byField, popularity: this.docPopularity[id] as number }, order: id });
     }
@@ -481,15 +508,17 @@ export class SearchIndex {
 
   /** A document's match of every group (cost tables from `fill`, up to `bound`), or null when one has none in it. */
   private match(id: number, costs: Uint8Array[], bound: number): IndexHit | null {
-    const terms = this.docTerms[id] as Int32Array;
-    const fields = this.docFields[id] as Uint8Array;
+    const terms = this.termPool;
+    const fields = this.fieldPool;
+    const start = this.docStart[id] as number;
+    const end = start + (this.docLength[id] as number);
     let cost = 0;
     let titleWords = 0;
     for (let g = 0; g < costs.length; g++) {
       const table = costs[g] as Uint8Array;
       let best = 255;
       let inTitle = false;
-      for (let i = 0; i < terms.length; i++) {
+      for (let i = start; i < end; i++) {
         const c = table[terms[i] as number] as number;
         if (c !== 0 && c <= bound + 1 && (c < best || (c === best && fields[i] === 0))) {
           best = c;
