@@ -8,6 +8,7 @@
 //   --seconds=N       per scenario (default 8; growth: 5)
 //   --fresh           seed again even when a seeded copy of this size is cached
 //   --songs=N         catalogue size (default 100000); --growth-sizes=A,B overrides the growth sizes
+//   --profile=DIR     run the server with --cpu-prof, its profile left in DIR (summarise: tsx bench/profile.ts FILE)
 //   --connections=N   (default 50; growth: 10)   --sessions=N   members signed in for the writes (default 200)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +38,8 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const dialect: Dialect = process.argv.includes("--pg") ? "postgres" : "sqlite";
 const growth = process.argv.includes("--growth");
 const fresh = process.argv.includes("--fresh");
+const profileDir = arg("profile");
+const nodeFlags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
 const seconds = Number(arg("seconds") ?? (growth ? 5 : 8));
 const connections = Number(arg("connections") ?? (growth ? 10 : 50));
 const sessionsWanted = Number(arg("sessions") ?? 200);
@@ -251,7 +254,11 @@ async function mainRun(): Promise<void> {
     await sql.close();
 
     serverStartedAt = Date.now();
-    server = await startServer({ dataDir: db.dataDir, ...(db.databaseUrl ? { databaseUrl: db.databaseUrl } : {}) });
+    server = await startServer({
+      dataDir: db.dataDir,
+      ...(db.databaseUrl ? { databaseUrl: db.databaseUrl } : {}),
+      nodeFlags,
+    });
     hello = await startHelloWorld();
     const base = server.base;
     const origin = { origin: base };
@@ -293,6 +300,11 @@ async function mainRun(): Promise<void> {
     rows.push(
       await scenario("song page, signed in", base, server, () => get(`/api/songs/${idCycle()}`, cookieCycle()), {
         target: TARGETS.detail,
+      }),
+    );
+    rows.push(
+      await scenario("home feed: newest, signed in", base, server, () => get("/api/songs?feed=newest", cookieCycle()), {
+        target: TARGETS.member,
       }),
     );
     const queries = cycle(inputs.queries);

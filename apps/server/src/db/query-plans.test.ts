@@ -4,6 +4,7 @@ import { expect, it } from "vitest";
 import { createSessionReader } from "../modules/auth/session-reader.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { createUsersRepo } from "../modules/users/users.repo.js";
+import { createVotesRepo } from "../modules/votes/votes.repo.js";
 import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import type { Database } from "./database.js";
 
@@ -111,6 +112,16 @@ describeEachDialect("query plans", (dialect) => {
       for (const plan of await plans(database, rec.nodes)) expect(scans(dialect, plan), plan).toBe(false);
     });
   }
+
+  it("counts a song's votes from an index on the song, not from every counted vote", async () => {
+    const rec = recorder();
+    await createVotesRepo(database).countedVotes(database.db.withPlugin(rec.plugin), "some-song");
+    const [plan = ""] = await plans(database, rec.nodes);
+    // SQLite names the index's key columns; PostgreSQL its index condition.
+    if (dialect === "sqlite")
+      expect(plan).toMatch(/USING (COVERING )?INDEX vote_song_counted_idx \(song_id=\? AND counted=\?\)/);
+    else expect(plan).toMatch(/Index (Only )?Scan using vote_song_counted_idx/);
+  });
 
   it("notices a scan when there is one", async () => {
     // The check itself must be able to fail: an unindexed filter on song is a scan on both engines.
