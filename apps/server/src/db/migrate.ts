@@ -12,7 +12,7 @@ import * as m0010 from "./migrations/0010_song_audio_match_index.js";
 import * as m0011 from "./migrations/0011_fingerprint_covering_index.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
 import * as m0013 from "./migrations/0013_credit_count.js";
-import * as m0014 from "./migrations/0014_vote_song_index.js";
+import * as m0014 from "./migrations/0014_vote_and_trust_indexes.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -30,7 +30,7 @@ const migrations: Record<string, Migration> = {
   "0011_fingerprint_covering_index": m0011,
   "0012_name_keys_fold_lookalikes": m0012,
   "0013_credit_count": m0013,
-  "0014_vote_song_index": m0014,
+  "0014_vote_and_trust_indexes": m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

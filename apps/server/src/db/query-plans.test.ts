@@ -3,6 +3,7 @@ import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from "kysely
 import { expect, it } from "vitest";
 import { createSessionReader } from "../modules/auth/session-reader.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
+import { trustRepo } from "../modules/trust/trust.repo.js";
 import { createUsersRepo } from "../modules/users/users.repo.js";
 import { createVotesRepo } from "../modules/votes/votes.repo.js";
 import { describeEachDialect, useTestDatabase } from "../test/harness.js";
@@ -121,6 +122,19 @@ describeEachDialect("query plans", (dialect) => {
     if (dialect === "sqlite")
       expect(plan).toMatch(/USING (COVERING )?INDEX vote_song_counted_idx \(song_id=\? AND counted=\?\)/);
     else expect(plan).toMatch(/Index (Only )?Scan using vote_song_counted_idx/);
+  });
+
+  it("counts a member's accepted contributions from indexes on the member, not on the status", async () => {
+    const rec = recorder();
+    await trustRepo.accepted(database.db.withPlugin(rec.plugin), "some-user", 20);
+    const [plan = ""] = await plans(database, rec.nodes);
+    if (dialect === "sqlite") {
+      expect(plan).toMatch(/INDEX song_submitter_status_idx \(submitted_by=\? AND status=\?\)/);
+      expect(plan).toMatch(/INDEX edit_suggestion_submitter_status_idx \(submitted_by=\? AND status=\?\)/);
+    } else {
+      expect(plan).toMatch(/song_submitter_status_idx/);
+      expect(plan).toMatch(/edit_suggestion_submitter_status_idx/);
+    }
   });
 
   it("notices a scan when there is one", async () => {
