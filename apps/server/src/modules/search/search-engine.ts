@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database.js";
 import type { AppEvent } from "../../lib/events.js";
 import { searchNormalize } from "../../lib/search-text.js";
-import { compareHits, type IndexDoc, type IndexHit, SearchIndex, wordsOf } from "./search-index.js";
+import { compareHits, type IndexDoc, type IndexHit, MAX_QUERY_WORDS, SearchIndex, wordsOf } from "./search-index.js";
 
 /** A song as search holds it: what it is found by and what ranks it. */
 type SongEntry = { id: string; title: string; era: string | null; popularity: number; versionOf: string | null };
@@ -303,21 +303,26 @@ export function createSearchEngine(deps: { database: Database }) {
       return { title: e.title, artists: (creditsOf.get(id) ?? []).map((c) => ({ id: c.artist_id, name: c.name })) };
     },
 
-    /** Artists for a query, best first (most public songs among equal matches). */
+    /**
+     * Artists for a query, best first (most public songs among equal matches). `whole` is false for an artist
+     * found by some of the query's words only ("isxoze tim" finds "The Vreyara Times" by "tim").
+     */
     async artists(
       query: string,
       want: number,
-    ): Promise<{ id: string; name: string; tracks: number; verified: boolean }[]> {
+    ): Promise<{ id: string; name: string; tracks: number; verified: boolean; whole: boolean }[]> {
       await ensure();
       await work;
       const q = searchNormalize(query) + (/\s$/.test(query) ? " " : "");
+      const words = Math.min(wordsOf(q).length, MAX_QUERY_WORDS);
       return artists
         .search(q, want * 4)
         .sort(compareHits)
         .slice(0, want)
         .flatMap((hit) => {
           const info = artistInfo.get(hit.key);
-          return info ? [{ id: hit.key, name: info.name, tracks: info.tracks, verified: info.verified }] : [];
+          const whole = hit.wordsMatched >= words;
+          return info ? [{ id: hit.key, name: info.name, tracks: info.tracks, verified: info.verified, whole }] : [];
         });
     },
   };

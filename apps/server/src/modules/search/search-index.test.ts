@@ -143,4 +143,10 @@ describe("search index", () => {
     // A common word with a typo'd partner drives from the rarer group.
     expect(top(big, "sogn 7", 3).length).toBe(3);
   });
+
+  it("ranks the words in the order typed above the same words swapped", () => {
+    const small = new SearchIndex();
+    small.build([doc("swapped", "First Midnight", ["Graba"], 100), doc("typed", "Midnight Fire", ["Esme Price"], 1)]);
+    expect(top(small, "midnigt fir")).toEqual(["typed", "swapped"]);
+  });
 });

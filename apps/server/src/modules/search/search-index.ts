@@ -12,7 +12,7 @@
 const COMPLETION = 1;
 const PER_EDIT = 2;
 /** A query reads at most this many words (the rest are ignored). */
-const MAX_QUERY_WORDS = 8;
+export const MAX_QUERY_WORDS = 8;
 /** Postings a single walk may read before it settles for what it found. */
 const WALK_BUDGET = 60_000;
 /**
@@ -46,6 +46,8 @@ export type IndexHit = {
   exactTitle: boolean;
   /** Every query word is in the title and the title has no other word (typos allowed). */
   wholeTitle: boolean;
+  /** The query's words appear in the document in the order typed ("midnight fire" is Midnight Fire, not Fire at Midnight). */
+  inOrder: boolean;
 };
 
 /** How many edits a word of this length tolerates: none up to 2 letters, one up to 8, two beyond (a last word typed
@@ -535,20 +537,27 @@ export class SearchIndex {
     const end = start + (this.docLength[id] as number);
     let cost = 0;
     let titleWords = 0;
+    let inOrder = true;
+    let last = -1;
     for (let g = 0; g < costs.length; g++) {
       const table = costs[g] as Uint8Array;
       let best = 255;
       let inTitle = false;
+      let at = -1;
       for (let i = start; i < end; i++) {
         const c = table[terms[i] as number] as number;
         if (c !== 0 && c <= bound + 1 && (c < best || (c === best && fields[i] === 0))) {
           best = c;
           inTitle = fields[i] === 0;
+          at = i;
         }
       }
       if (best === 255) return null;
       cost += best - 1;
       if (inTitle) titleWords++;
+      // A document keeps its words in the order they first appear (title first): positions show the order.
+      if (at <= last) inOrder = false;
+      last = at;
     }
     return {
       key: this.docKeys[id] as string,
@@ -558,6 +567,7 @@ export class SearchIndex {
       wordsMatched: costs.length,
       exactTitle: cost === 0 && titleWords === costs.length && this.docTitleWords[id] === costs.length,
       wholeTitle: titleWords === costs.length && this.docTitleWords[id] === costs.length,
+      inOrder,
     };
   }
 
@@ -594,7 +604,7 @@ export class SearchIndex {
             prior.cost += hit.cost;
             prior.wordsMatched++;
             prior.titleWords += hit.titleWords;
-          } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false, wholeTitle: false });
+          } else partial.set(id, { ...hit, wordsMatched: 1, exactTitle: false, wholeTitle: false, inOrder: false });
         }
       }
       return [...partial.values()].filter((hit) => hit.wordsMatched * 2 >= words.length);
@@ -610,8 +620,8 @@ export class SearchIndex {
 }
 
 /**
- * Order hits: most words matched, the exact title, lowest cost, the whole title, most words in the title, then
- * popularity.
+ * Order hits: most words matched, the exact title, lowest cost, the whole title, the words in the order typed, most
+ * words in the title, then popularity.
  */
 export function compareHits(a: IndexHit, b: IndexHit): number {
   return (
@@ -619,6 +629,7 @@ export function compareHits(a: IndexHit, b: IndexHit): number {
     Number(b.exactTitle) - Number(a.exactTitle) ||
     a.cost - b.cost ||
     Number(b.wholeTitle) - Number(a.wholeTitle) ||
+    Number(b.inOrder) - Number(a.inOrder) ||
     b.titleWords - a.titleWords ||
     b.popularity - a.popularity ||
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)

@@ -26,9 +26,22 @@ const toArtistHit = (a: { id: string; name: string; tracks: number; verified: bo
   isVerified: a.verified,
 });
 
+type FoundArtist = { id: string; name: string; tracks: number; verified: boolean; whole: boolean };
+
 /** Search over songs and artists (decision 024): the engine ranks, the songs service reads the cards. */
 export function createSearchService(deps: { songs: SongsService; engine: SearchEngine; cards: CardCache }) {
   const { songs, engine, cards } = deps;
+
+  /**
+   * Artists found by every word of the query, and those found by some of them only when they are credited on one
+   * of the best songs ("ela philips isxoz" keeps Ella Phillips, credited on Isxoze Time; "isxoze tim" drops an
+   * unrelated "The Vreyara Times").
+   */
+  function relevantArtists(found: FoundArtist[], best: { id: string }[]): FoundArtist[] {
+    if (found.every((a) => a.whole)) return found;
+    const credited = new Set(best.flatMap(({ id }) => engine.describe(id)?.artists.map((a) => a.id) ?? []));
+    return found.filter((a) => a.whole || credited.has(a.id));
+  }
   return {
     /** A page of songs for a query, and the best artists on the first page. */
     async search(
@@ -44,7 +57,7 @@ export function createSearchService(deps: { songs: SongsService; engine: SearchE
       const page = hits.slice(offset, offset + q.limit).map((h) => h.id);
       const end = offset + q.limit;
       return {
-        artists: artists.map(toArtistHit),
+        artists: relevantArtists(artists, hits.slice(0, RESULT_ARTISTS * 4)).map(toArtistHit),
         // Visitors' cards are shared (members' state is added to them by the route); an admin's are read fresh.
         songs: viewer
           ? await songs.cards(page, viewer)
@@ -62,7 +75,7 @@ export function createSearchService(deps: { songs: SongsService; engine: SearchE
         const names = song.artists.map((a) => a.name);
         return [{ id, title: song.title, artists: song.artists, coverUrl: coverUrl(id, song.title, names) }];
       });
-      return { artists: artists.map(toArtistHit), songs };
+      return { artists: relevantArtists(artists, hits.slice(0, SUGGEST_SONGS)).map(toArtistHit), songs };
     },
   };
 }

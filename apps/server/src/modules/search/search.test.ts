@@ -62,6 +62,21 @@ describeEachDialect("search engine", (dialect) => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("offers an artist found by some of the words only when credited on a song found", async () => {
+    await add(owner, "Pier Lights", ["Orrin Vale"]);
+    await add(owner, "Static Bloom", ["Lights Out Collective"]);
+    await verify(ctx, ids["Pier Lights"] ?? "", ids["Static Bloom"] ?? "");
+    const names = (found: { artists: { name: string }[] }) => found.artists.map((a) => a.name);
+    // "ligh" alone finds the collective; with "pier" the song matches every word and the collective does not.
+    expect(names(await find("ligh"))).toContain("Lights Out Collective");
+    const typed = await suggest("pier ligh");
+    expect(typed.songs[0]?.title).toBe("Pier Lights");
+    expect(names(typed)).not.toContain("Lights Out Collective");
+    expect(names(await find("pier ligh"))).not.toContain("Lights Out Collective");
+    // Orrin Vale matches "orrin" only, but is credited on the song found.
+    expect(names(await suggest("pier orrin"))).toContain("Orrin Vale");
+  });
+
   it("answers with cards as they are now, whichever query finds them (shared cards are dropped on changes)", async () => {
     const id = ids["Saltwater Letters"] ?? "";
     const genreOf = async (q: string) =>
