@@ -106,3 +106,92 @@ test("a member uploads a song with leak details, links another of theirs as a sn
 
   await closeAll(context);
 });
+
+// Issue 27: tracker details (references, aliases, version label, tags, file date, track length).
+test("a member uploads a song with tracker details, the song page and its card show them, and an edit keeps them", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const member = await createMember("tracker-details", { approve: true });
+  const { context, page } = await memberPage(browser, member);
+  const title = `Night Drive ${unique()}`;
+
+  const songId = await test.step("upload with tracker details", async () => {
+    await page.goto("/upload");
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Primary artist").fill(`Ghost Writer ${unique()}`);
+    await page.getByLabel("Genre").selectOption("Rap");
+    await page.locator("summary", { hasText: "Leak details" }).click();
+    await page
+      .getByLabel("Audio file")
+      .setInputFiles({ name: "drive.wav", mimeType: "audio/wav", buffer: uniqueSongWav(3) });
+    // The track length is checked by the shared schema before anything is sent.
+    await page.getByLabel("Track length").fill("3 minutes");
+    await page.getByRole("button", { name: "Upload Song" }).click();
+    await expect(page.getByLabel("Track length")).toHaveAccessibleDescription(MESSAGES.invalidTrackLength);
+    await page.getByLabel("Track length").fill("3:45");
+    await page.getByLabel("Reference by").fill("Kid Ghost");
+    await page.getByLabel("Also known as").fill("Late Drive, Highway Song");
+    await page.getByLabel("Version label").fill("V2");
+    const tags = page.getByRole("group", { name: "Tags" });
+    await tags.getByRole("checkbox", { name: "Best of" }).check();
+    await tags.getByRole("checkbox", { name: "Grail" }).check();
+    await page.getByLabel("File date").fill("2024-12-01");
+    await page.getByLabel("Availability").selectOption("og_file");
+    await page.getByLabel("Audio quality").selectOption("cd_quality");
+    const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/songs"));
+    await page.getByRole("button", { name: "Upload Song" }).click();
+    const response = await created;
+    expect(response.status()).toBe(201);
+    const song = (await response.json()) as { id: string; trackLength: number | null; tags: string[] };
+    expect(song.trackLength).toBe(225);
+    expect(song.tags).toEqual(["best", "grail"]);
+    return song.id;
+  });
+
+  await test.step("the song page shows them", async () => {
+    await page.goto(`/song/${songId}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByTestId("version-label")).toContainText("V2");
+    const details = page.getByTestId("leak-details");
+    await expect(details).toContainText("Best of");
+    await expect(details).toContainText("Grail");
+    await expect(details).toContainText("Late Drive, Highway Song");
+    await expect(details).toContainText("Kid Ghost");
+    await expect(details).toContainText("3:45");
+    await expect(details).toContainText("Dec 1, 2024");
+    await expect(details).toContainText("OG file");
+    await expect(details).toContainText("CD quality");
+  });
+
+  await test.step("the edit form starts from them, and an edit of another field keeps them", async () => {
+    await page.goto(`/songs/${songId}/edit`);
+    await expect(page.getByLabel("Track length")).toHaveValue("3:45");
+    await expect(page.getByLabel("Version label")).toHaveValue("V2");
+    await expect(page.getByRole("checkbox", { name: "Best of" })).toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "Wanted" })).not.toBeChecked();
+    await page.getByLabel("Notes").fill("Surfaced with its session files.");
+    await page.getByLabel("Comment").fill("Added a note");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(toastWith(page, MESSAGES.editSaved)).toBeVisible();
+    const details = page.getByTestId("leak-details");
+    await expect(details).toContainText("Surfaced with its session files.");
+    await expect(details).toContainText("3:45");
+    await expect(details).toContainText("Best of");
+    await expect(page.getByTestId("version-label")).toContainText("V2");
+  });
+
+  const admin = await apiAs("admin");
+  expect((await admin.post(`/api/songs/${songId}/verify`)).status()).toBe(200);
+  await admin.dispose();
+
+  await test.step("its card on home shows the tag marks and the version label", async () => {
+    await page.goto("/");
+    const card = songCard(page.getByRole("region", { name: "New Songs" }), title);
+    await expect(card.getByRole("img", { name: "Best of" })).toBeVisible();
+    await expect(card.getByRole("img", { name: "Grail" })).toBeVisible();
+    await expect(card.getByTestId("version-label")).toContainText("V2");
+  });
+
+  await closeAll(context);
+});

@@ -26,6 +26,7 @@ import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
 import { artistsRoutes } from "./modules/artists/artists.routes.js";
 import { createArtistsService } from "./modules/artists/artists.service.js";
+import { createTrackerExport } from "./modules/artists/tracker-csv.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
@@ -339,7 +340,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewers,
     publicCache,
   });
-  artistsRoutes(app, { artists: artistsService, viewers });
+  artistsRoutes(app, { artists: artistsService, viewers, tracker: createTrackerExport({ database }) });
   notificationsRoutes(app, { notifier, viewers });
   soundcloudRoutes(app, { soundcloud, viewers });
   votesRoutes(app, { votesService, viewers });

@@ -83,6 +83,12 @@ export const MESSAGES = {
   leakNameTooLong: "Names must be at most 100 characters",
   leakNamesTooMany: "List at most 10 names",
   leakNotesTooLong: "Notes must be at most 2000 characters",
+  // Tracker details (issue 27)
+  invalidTag: "Please choose valid tags",
+  versionLabelTooLong: "Version label must be at most 30 characters",
+  invalidTrackLength: "Please enter the track length as minutes:seconds (e.g. 3:45)",
+  invalidFileDate: "Please enter a valid file date",
+  futureFileDate: "The file date cannot be in the future",
   invalidVersionKind: "Please choose what kind of version this is",
   versionOfSelf: "A song cannot be a version of itself",
   versionOfVersion: "That song is itself a version of another song. Link to the original instead.",

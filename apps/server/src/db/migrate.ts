@@ -13,6 +13,7 @@ import * as m0011 from "./migrations/0011_fingerprint_covering_index.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
 import * as m0013 from "./migrations/0013_credit_count.js";
 import * as m0014 from "./migrations/0014_vote_and_trust_indexes.js";
+import * as m0015 from "./migrations/0015_tracker_details.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0012_name_keys_fold_lookalikes": m0012,
   "0013_credit_count": m0013,
   "0014_vote_and_trust_indexes": m0014,
+  "0015_tracker_details": m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

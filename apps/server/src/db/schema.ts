@@ -136,6 +136,13 @@ export type SongTable = {
   availability: string | null;
   quality: string | null;
   notes: string | null;
+  /** Tracker details (issue 27): reference_names, aliases and tags are JSON arrays; file_date is YYYY-MM-DD. */
+  reference_names: string | null;
+  aliases: string | null;
+  version_label: string | null;
+  tags: string | null;
+  file_date: string | null;
+  track_length: number | null;
   /** The song this one is a version of, and how (snippet, remix, alternate, official). */
   version_of: string | null;
   version_kind: string | null;

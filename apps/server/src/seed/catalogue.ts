@@ -3,12 +3,12 @@
 // install looks like a community that has been busy for a year. No real artist names: names are random pairs
 // of made-up and everyday words.
 import {
-  AVAILABILITIES,
   type Availability,
   GENRES,
   type Genre,
   type LeakDetails,
-  QUALITIES,
+  NO_LEAK_DETAILS,
+  type Quality,
   REPORT_REASONS,
   type VersionKind,
 } from "@unheard/shared";
@@ -105,12 +105,15 @@ function leakFor(title: string, artists: readonly string[], daysAgoMax: number):
   const producers = r() < 0.7 ? [...new Set([pick(artists), ...(r() < 0.3 ? [pick(artists)] : [])])] : [];
   const leaked = new Date(Date.UTC(2026, 0, 1) - Math.floor(r() * daysAgoMax) * 864e5).toISOString().slice(0, 10);
   return {
+    ...NO_LEAK_DETAILS,
     era: r() < 0.6 ? pick(ERAS) : null,
     producers,
     features: [],
     leakDate: r() < 0.7 ? leaked : null,
-    availability: r() < 0.9 ? pick([...AVAILABILITIES, "snippet", "full"] as Availability[]) : null,
-    quality: r() < 0.8 ? pick(QUALITIES) : null,
+    // The values a song with audio can have (not rumoured, confirmed or "not available").
+    availability:
+      r() < 0.9 ? pick(["snippet", "partial", "full", "og_file", "snippet", "full"] as Availability[]) : null,
+    quality: r() < 0.8 ? pick(["low", "high", "lossless", "recording"] as Quality[]) : null,
     notes: r() < 0.25 ? pick(LEAK_NOTES) : null,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LEAK_FIELDS } from "./leak.js";
+import { LEAK_FIELDS, SONG_TAGS } from "./leak.js";
 
 /** What a column of a tracker spreadsheet can be imported as (issue 16, bulk import); `ignore` drops it. */
 export const IMPORT_FIELDS = [
@@ -45,6 +45,7 @@ export const IMPORT_MESSAGES = {
     `Row ${row.toLocaleString("en-US")} has a cell longer than ${IMPORT_LIMITS.maxCellChars.toLocaleString("en-US")} characters. Shorten it and try again.`,
   noRows: "The file has a header row but no songs.",
   mappingLength: "The mapping must name a field for every column.",
+  legendInvalid: "The legend must say what each mark means (a tag or ignore).",
   titleUnmapped: "Map a column to Title.",
   artistsUnmapped: "Map a column to Artists, or give a default artist.",
   running: "Another import is running. Wait for it to finish.",
@@ -61,6 +62,16 @@ export const importOptionsSchema = z.object({
   asVerified: z.boolean().default(false),
   /** The artist of rows whose artist cell is blank (a tracker kept for one artist often has no artist column). */
   defaultArtist: z.string().trim().max(100).optional(),
+  /**
+   * The sheet's legend: what each mark before a title means (a tag, or "ignore"); marks it leaves out mean what
+   * DEFAULT_TAG_LEGEND says.
+   */
+  legend: z
+    .record(z.string().min(1).max(16), z.enum([...SONG_TAGS, "ignore"], { error: IMPORT_MESSAGES.legendInvalid }), {
+      error: IMPORT_MESSAGES.legendInvalid,
+    })
+    .refine((l) => Object.keys(l).length <= 50, IMPORT_MESSAGES.legendInvalid)
+    .optional(),
 });
 export type ImportOptions = z.input<typeof importOptionsSchema>;
 
@@ -118,6 +129,8 @@ export const importPreviewSchema = z.object({
   /** The rows, at most IMPORT_LIMITS.rowsShownPerOutcome of each outcome, in file order. */
   rows: z.array(importRowSchema),
   rowsTruncated: z.boolean(),
+  /** The marks found before titles, how many rows carry each and the tag it becomes (null: not in the legend). */
+  marks: z.array(z.object({ mark: z.string(), rows: count, tag: z.enum([...SONG_TAGS, "ignore"]).nullable() })),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 

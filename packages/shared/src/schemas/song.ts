@@ -6,6 +6,7 @@ import {
   leakDetailsSchema,
   QUALITIES,
   recordedLeakDetailsSchema,
+  SONG_TAGS,
   uniqueNames,
   versionOfSchema,
 } from "./leak.js";
@@ -128,7 +129,16 @@ export const songSchema = z.object({
   era: z.string().nullable(),
   producers: z.array(z.string()),
   features: z.array(z.string()),
+  /** Tracker details (issue 27): reference credits, other names, a version label ("V2"), tags from marks. */
+  references: z.array(z.string()),
+  aliases: z.array(z.string()),
+  versionLabel: z.string().nullable(),
+  tags: z.array(z.enum(SONG_TAGS)),
   leakDate: z.string().nullable(),
+  /** The leaked file's own date (YYYY-MM-DD). */
+  fileDate: z.string().nullable(),
+  /** Seconds. */
+  trackLength: z.number().nullable(),
   availability: z.enum(AVAILABILITIES).nullable(),
   quality: z.enum(QUALITIES).nullable(),
   notes: z.string().nullable(),

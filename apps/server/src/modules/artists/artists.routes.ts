@@ -13,12 +13,34 @@ import { type App, PUBLIC_CACHE_CONTROL } from "../../http.js";
 import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ArtistsService } from "./artists.service.js";
+import type { TrackerExport } from "./tracker-csv.js";
 
 const options = routeOptions(["artists"], 400, 401, 403, 404);
 
 /** Artist pages, following, artist editing, and the admin tools for artists. */
-export function artistsRoutes(app: App, deps: { artists: ArtistsService; viewers: ViewerResolver }) {
-  const { artists, viewers } = deps;
+export function artistsRoutes(
+  app: App,
+  deps: { artists: ArtistsService; viewers: ViewerResolver; tracker: TrackerExport },
+) {
+  const { artists, viewers, tracker } = deps;
+
+  // The artist's public songs as a tracker sheet, in the layout the import reads (issue 27): a round trip.
+  app.get(
+    "/api/artists/:id/tracker.csv",
+    { schema: { tags: ["artists"], params: idParams, produces: ["text/csv"] } },
+    async (req, reply) => {
+      const { name, body } = await tracker.csv(req.params.id);
+      const file = `${name.replace(/[^\p{L}\p{N}._-]+/gu, "-").slice(0, 80) || "artist"}-tracker.csv`;
+      reply
+        .type("text/csv; charset=utf-8")
+        .header("cache-control", PUBLIC_CACHE_CONTROL)
+        .header(
+          "content-disposition",
+          `attachment; filename="${file.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file)}`,
+        );
+      return body;
+    },
+  );
 
   // A visitor's answer is the same for every visitor (no follow state, no pending songs): shared caches may keep
   // it, as they may the feeds' (buildApp's onSend hook adds the ETag and Vary).

@@ -1,4 +1,4 @@
-import { DAILY_CAPS, type EditSuggestion, MESSAGES, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { DAILY_CAPS, type EditSuggestion, MESSAGES, NO_LEAK_DETAILS, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
 import { expect, it } from "vitest";
 import { insertVerifiedSongs } from "../../test/export-fixtures.js";
 import { member, type User, upload, useOwnerFanAdmin } from "../../test/fixtures.js";
@@ -6,15 +6,7 @@ import { describeEachDialect, type TestContext, useTestApp } from "../../test/ha
 import { insertSuggestionUnchecked } from "./edit-suggestions.repo.js";
 
 /** A valid suggestion body. */
-const noLeak = {
-  era: null,
-  producers: [],
-  features: [],
-  leakDate: null,
-  availability: null,
-  quality: null,
-  notes: null,
-};
+const noLeak = NO_LEAK_DETAILS;
 
 const body = (title: string, reason = "a fix") => ({ title, artists: ["Someone"], genre: "Pop", reason });
 

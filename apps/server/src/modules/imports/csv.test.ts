@@ -1,4 +1,4 @@
-import { IMPORT_LIMITS, IMPORT_MESSAGES, LEAK_FIELDS } from "@unheard/shared";
+import { DEFAULT_TAG_LEGEND, IMPORT_LIMITS, IMPORT_MESSAGES } from "@unheard/shared";
 import { describe, expect, it } from "vitest";
 import { callWithin } from "../../test/bounded-call.js";
 import { CsvError, decodeText, detectDelimiter, parseDelimited, readTable } from "./csv.js";
@@ -7,10 +7,13 @@ import {
   parseAvailability,
   parseDate,
   parseGenre,
+  parseLength,
   parseQuality,
+  parseTagsCell,
   splitArtists,
   splitNames,
   splitTitle,
+  tagsOf,
 } from "./tracker-values.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -84,7 +87,32 @@ describe("tracker values", () => {
   it("guesses a mapping from header names; exact names win and each field is used once", () => {
     expect(
       guessMapping(["Era", "Name", "Artist(s)", "Prod.", "Feat", "Leak Date", "Type", "Quality", "Notes", "Length"]),
-    ).toEqual(["era", "title", "artists", ...LEAK_FIELDS.slice(1), "ignore"]);
+    ).toEqual([
+      "era",
+      "title",
+      "artists",
+      "producers",
+      "features",
+      "leakDate",
+      "availability",
+      "quality",
+      "notes",
+      "trackLength",
+    ]);
+    // A community tracker's header row (issue 27).
+    expect(
+      guessMapping([
+        "Era",
+        "Name",
+        "Notes",
+        "Track Length",
+        "File Date",
+        "Leak Date",
+        "Available Length",
+        "Quality",
+        "Link(s)",
+      ]),
+    ).toEqual(["era", "title", "notes", "trackLength", "fileDate", "leakDate", "availability", "quality", "ignore"]);
     expect(guessMapping(["Song", "Track", "Date Leaked (approx)", "Producer(s)"])).toEqual([
       "title",
       "ignore",
@@ -130,7 +158,20 @@ describe("tracker values", () => {
     expect(parseAvailability("Full").value).toBe("full");
     expect(parseAvailability("Partial").value).toBe("partial");
     expect(parseAvailability("Rap").warning).toBe('Unknown availability "Rap": left empty');
-    expect(parseQuality("CDQ").value).toBe("high");
+    // Issue 27: the values of a tracker's "Available Length" and "Quality" columns, each kept as itself.
+    for (const [raw, want] of [
+      ["Beat Only", "beat_only"],
+      ["Tagged", "tagged"],
+      ["Confirmed", "confirmed"],
+      ["Rumored", "rumored"],
+      ["Rumoured", "rumored"],
+    ] as const)
+      expect(parseAvailability(raw).value, raw).toBe(want);
+    expect(parseQuality("CD Quality").value).toBe("cd_quality");
+    expect(parseQuality("CDQ").value).toBe("cd_quality");
+    expect(parseQuality("High Quality").value).toBe("high");
+    expect(parseQuality("Low Quality").value).toBe("low");
+    expect(parseQuality("Not Available").value).toBe("not_available");
     expect(parseQuality("HQ").value).toBe("high");
     expect(parseQuality("LQ").value).toBe("low");
     expect(parseQuality("Lossless").value).toBe("lossless");
@@ -146,10 +187,54 @@ describe("tracker values", () => {
       features: ["Kid Cudi", "Mr Hudson"],
     });
     expect(splitTitle("Night Drive 🌙 (feat. Luna) [prod. Kay & Jay]")).toEqual({
-      title: "Night Drive 🌙",
+      title: "Night Drive",
       features: ["Luna"],
       producers: ["Kay", "Jay"],
+      references: [],
+      aliases: [],
+      versionLabel: null,
+      marks: ["🌙"],
     });
+  });
+
+  it("takes marks, aliases, reference credits and version labels out of titles (issue 27)", () => {
+    const parts = (raw: string) => {
+      const p = splitTitle(raw);
+      return { ...p, tags: tagsOf(p.marks, DEFAULT_TAG_LEGEND).value };
+    };
+    expect(parts("⭐ Tidewater (feat. Orrin Vale) (prod. Kessler & Mayo)")).toMatchObject({
+      title: "Tidewater",
+      features: ["Orrin Vale"],
+      producers: ["Kessler", "Mayo"],
+      tags: ["best"],
+    });
+    expect(parts("🏆 Undertow (Alt: Riptide) (prod. Kessler)")).toMatchObject({
+      title: "Undertow",
+      aliases: ["Riptide"],
+      tags: ["grail"],
+    });
+    expect(parts("Night Ferry (ref. Dax Moreno)")).toMatchObject({ title: "Night Ferry", references: ["Dax Moreno"] });
+    expect(parts("Lantern Song [V2]")).toMatchObject({ title: "Lantern Song", versionLabel: "V2" });
+    expect(parts("✨ Paper Moons")).toMatchObject({ title: "Paper Moons", tags: ["special"] });
+    expect(parts("🗑️ Filler Track")).toMatchObject({ title: "Filler Track", tags: ["worst"] });
+    expect(parts("Coast [aka Night Swim, Low Tide] (Version 3)")).toMatchObject({
+      title: "Coast",
+      aliases: ["Night Swim", "Low Tide"],
+      versionLabel: "V3",
+    });
+    // Tags that are part of the title stay; an alternate version is not an alias.
+    expect(parts("Sunday (Alternate Version)")).toMatchObject({ title: "Sunday (Alternate Version)", aliases: [] });
+    expect(parts("Refrain (Demo)")).toMatchObject({ title: "Refrain (Demo)", references: [] });
+    // A mark the legend does not know is left out of the title, and said.
+    expect(tagsOf(["🦄"], DEFAULT_TAG_LEGEND)).toEqual({
+      value: [],
+      warning: "Mark 🦄 is not in the legend: left out",
+    });
+    expect(tagsOf(["🦄"], { ...DEFAULT_TAG_LEGEND, "🦄": "wanted" })).toEqual({ value: ["wanted"] });
+    expect(parseTagsCell("Best of, Grail, ✨", DEFAULT_TAG_LEGEND)).toEqual({ value: ["best", "grail", "special"] });
+    expect(parseLength("3:45")).toEqual({ value: 225 });
+    expect(parseLength("1:02:03")).toEqual({ value: 3723 });
+    expect(parseLength("3m")).toMatchObject({ value: null });
   });
 
   // Issue 24: "a" + 3,000 spaces + "b" in an artists cell backtracked cubically through the name split and froze
@@ -166,7 +251,15 @@ describe("tracker values", () => {
       ["splitNames", ",".repeat(30_000), []],
       ["splitArtists", `a${spaces}b`, { artists: ["a b"], features: [] }],
       ["splitArtists", `a${" feat".repeat(6_000)}`, undefined],
-      ["splitTitle", `a${spaces}b`, { title: "a b", features: [], producers: [] }],
+      [
+        "splitTitle",
+        `a${spaces}b`,
+        { title: "a b", features: [], producers: [], references: [], aliases: [], versionLabel: null, marks: [] },
+      ],
+      ["splitTitle", `a${"(alt: b".repeat(4_000)}`, undefined],
+      ["splitTitle", `a${"[ref. ".repeat(5_000)}`, undefined],
+      ["splitTitle", `a${"(v".repeat(10_000)}`, undefined],
+      ["splitTitle", "⭐".repeat(10_000), undefined],
       ["splitTitle", `a${"(feat. b".repeat(4_000)}`, undefined],
       ["splitTitle", `a${"[prod by ".repeat(3_000)}`, undefined],
       ["parseDate", `jan${spaces}x`, undefined],

@@ -9,11 +9,25 @@ type Db = Kysely<DB>;
 export type BatchRow = Selectable<ImportBatchTable> & { creator_name: string | null };
 
 /** The leak columns an import fills in or replaces on a song. */
-export const LEAK_COLUMNS = ["era", "producers", "features", "leak_date", "availability", "quality", "notes"] as const;
+export const LEAK_COLUMNS = [
+  "era",
+  "producers",
+  "features",
+  "reference_names",
+  "aliases",
+  "version_label",
+  "tags",
+  "leak_date",
+  "file_date",
+  "track_length",
+  "availability",
+  "quality",
+  "notes",
+] as const;
 /** One of the leak columns. */
 export type LeakColumn = (typeof LEAK_COLUMNS)[number];
-/** Values of the leak columns (producers and features as JSON text, as stored). */
-export type LeakValues = Record<LeakColumn, string | null>;
+/** Values of the leak columns (name lists and tags as JSON text, as stored; track_length in seconds). */
+export type LeakValues = { [K in LeakColumn]: K extends "track_length" ? number | null : string | null };
 
 /** A song an imported row may match: its id, title, credited artists' name keys and leak columns. */
 export type ExistingSong = LeakValues & { id: string; title: string; artistKeys: Set<string> };

@@ -22,7 +22,10 @@ const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413, 415);
 const upload = { consumes: ["multipart/form-data"], tags: ["imports"] };
 const bodyLimit = MAX_BYTES + 1024 * 1024;
 
-/** The file (multipart field `file`) and the fields beside it: mapping (JSON array), asVerified, defaultArtist. */
+/**
+ * The file (multipart field `file`) and the fields beside it: mapping (JSON array), asVerified, defaultArtist,
+ * legend (JSON object: mark -> tag).
+ */
 async function readUpload(req: FastifyRequest): Promise<ImportInput> {
   if (!req.isMultipart()) throw new AppError("unsupported_media_type", IMPORT_MESSAGES.fileRequired);
   const fields: Record<string, string> = {};
@@ -54,10 +57,17 @@ async function readUpload(req: FastifyRequest): Promise<ImportInput> {
   } catch {
     throw new AppError("validation_failed", IMPORT_MESSAGES.mappingLength);
   }
+  let legend: unknown;
+  try {
+    legend = fields.legend ? JSON.parse(fields.legend) : undefined;
+  } catch {
+    throw new AppError("validation_failed", IMPORT_MESSAGES.legendInvalid);
+  }
   const parsed = importOptionsSchema.safeParse({
     mapping,
     asVerified: fields.asVerified === "true",
     defaultArtist: fields.defaultArtist || undefined,
+    legend,
   });
   if (!parsed.success) throw new AppError("validation_failed", parsed.error.issues[0]?.message ?? MESSAGES.badRequest);
   return { fileName: file.name, bytes: file.bytes, ...parsed.data };

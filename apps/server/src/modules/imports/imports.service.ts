@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  DEFAULT_TAG_LEGEND,
   type Genre,
   IMPORT_FIELDS,
   IMPORT_LIMITS,
@@ -11,6 +12,8 @@ import {
   type ImportPreview,
   type ImportRow,
   LEAK_LIMITS,
+  SONG_TAGS,
+  type SongTag,
 } from "@unheard/shared";
 import type { FastifyBaseLogger } from "fastify";
 import { type Insertable, type Kysely, sql } from "kysely";
@@ -40,14 +43,18 @@ import {
   isBlank,
   limitNames,
   limitText,
+  markKey,
   parseAvailability,
   parseDate,
   parseGenre,
+  parseLength,
   parseQuality,
   parseSoundcloud,
+  parseTagsCell,
   splitArtists,
   splitNames,
   splitTitle,
+  tagsOf,
 } from "./tracker-values.js";
 
 /** An uploaded file and the choices sent with it. */
@@ -57,6 +64,8 @@ export type ImportInput = {
   mapping?: ImportField[] | undefined;
   asVerified: boolean;
   defaultArtist?: string | undefined;
+  /** The sheet's own legend of marks (on top of DEFAULT_TAG_LEGEND). */
+  legend?: Record<string, SongTag | "ignore"> | undefined;
 };
 
 /** One data row of the file, read through the mapping. */
@@ -70,6 +79,8 @@ type Prepared = {
   releaseDate: string | null;
   soundcloudUrl: string | null;
   leak: LeakValues;
+  /** The marks before or after the title. */
+  marks: string[];
   warnings: string[];
   /** Why the row is skipped whatever the database holds (missing title, a duplicate of an earlier row). */
   skip: string | undefined;
@@ -95,7 +106,13 @@ const COLUMN_LABELS: Record<LeakColumn, string> = {
   era: "era",
   producers: "producers",
   features: "features",
+  reference_names: "references",
+  aliases: "aliases",
+  version_label: "version label",
+  tags: "tags",
   leak_date: "leak date",
+  file_date: "file date",
+  track_length: "track length",
   availability: "availability",
   quality: "quality",
   notes: "notes",
@@ -103,13 +120,30 @@ const COLUMN_LABELS: Record<LeakColumn, string> = {
 
 const unique = (names: string[]) => splitNames(names.join("\n"));
 
+/** A legend keyed as titles' marks are (variation selectors dropped). */
+function legendKeys(legend: Record<string, SongTag | "ignore">): Record<string, SongTag | "ignore"> {
+  return Object.fromEntries(Object.entries(legend).map(([mark, tag]) => [markKey(mark.trim()), tag]));
+}
+
+/** The marks of the file's titles, most rows first, with what the legend makes of each. */
+function marksOf(prepared: Prepared[], legend: Readonly<Record<string, SongTag | "ignore">>): ImportPreview["marks"] {
+  const rows = new Map<string, number>();
+  for (const p of prepared) for (const mark of new Set(p.marks)) rows.set(mark, (rows.get(mark) ?? 0) + 1);
+  return [...rows].sort((a, b) => b[1] - a[1]).map(([mark, n]) => ({ mark, rows: n, tag: legend[mark] ?? null }));
+}
+
 /** A key of the header row, under which the admin's mapping is remembered. */
 function headerKeyOf(headers: string[]): string {
   return createHash("sha256").update(headers.map(headerWords).join("\t")).digest("hex");
 }
 
 /** Read rows through a mapping: values cleaned, warnings noted, rows that cannot be imported marked. */
-function prepare(rows: string[][], mapping: ImportField[], defaultArtist: string | undefined): Prepared[] {
+function prepare(
+  rows: string[][],
+  mapping: ImportField[],
+  defaultArtist: string | undefined,
+  legend: Readonly<Record<string, SongTag | "ignore">>,
+): Prepared[] {
   const out: Prepared[] = [];
   // Earlier rows by title key, for duplicates within the file (same title, an artist in common).
   const seen = new Map<string, { line: number; artistKeys: string[] }[]>();
@@ -140,11 +174,35 @@ function prepare(rows: string[][], mapping: ImportField[], defaultArtist: string
     const quality = take(parseQuality(first("quality"))) ?? availability.quality ?? null;
     const producerList = take(limitNames(producers, "producers"));
     const featureList = take(limitNames(features, "features"));
+    const referenceList = take(
+      limitNames(unique([...named.references, ...values("references").flatMap(splitNames)]), "references"),
+    );
+    const aliasList = take(
+      limitNames(
+        unique([...named.aliases, ...values("aliases").flatMap(splitNames)]).filter(
+          (a) => nameKey(a) !== nameKey(named.title),
+        ),
+        "aliases",
+      ),
+    );
+    const tags = new Set([
+      ...take(tagsOf(named.marks, legend)),
+      ...values("tags").flatMap((v) => take(parseTagsCell(v, legend))),
+    ]);
+    const tagList = SONG_TAGS.filter((t) => tags.has(t));
+    const json = (list: readonly string[]) => (list.length > 0 ? JSON.stringify(list) : null);
     const leak: LeakValues = {
       era: take(limitText(first("era"), LEAK_LIMITS.era, "era")),
-      producers: producerList.length > 0 ? JSON.stringify(producerList) : null,
-      features: featureList.length > 0 ? JSON.stringify(featureList) : null,
+      producers: json(producerList),
+      features: json(featureList),
+      reference_names: json(referenceList),
+      aliases: json(aliasList),
+      version_label:
+        named.versionLabel ?? take(limitText(first("versionLabel"), LEAK_LIMITS.versionLabel, "versionLabel")),
+      tags: json(tagList),
       leak_date: take(parseDate(first("leakDate"), "Leak date")),
+      file_date: take(parseDate(first("fileDate"), "File date")),
+      track_length: take(parseLength(first("trackLength"))),
       availability: availability.value,
       quality,
       notes: take(limitText(values("notes").join(" · "), LEAK_LIMITS.notes, "notes")),
@@ -177,6 +235,7 @@ function prepare(rows: string[][], mapping: ImportField[], defaultArtist: string
       releaseDate: take(parseDate(first("releaseDate"), "Release date")),
       soundcloudUrl: take(parseSoundcloud(first("soundcloudUrl"))),
       leak,
+      marks: named.marks,
       warnings,
       skip,
     });
@@ -297,7 +356,8 @@ export function createImportsService(deps: {
     const problems: string[] = [];
     if (!mapping.includes("title")) problems.push(IMPORT_MESSAGES.titleUnmapped);
     if (!mapping.includes("artists") && !input.defaultArtist) problems.push(IMPORT_MESSAGES.artistsUnmapped);
-    const prepared = prepare(body, mapping, input.defaultArtist || undefined);
+    const legend = { ...DEFAULT_TAG_LEGEND, ...legendKeys(input.legend ?? {}) };
+    const prepared = prepare(body, mapping, input.defaultArtist || undefined, legend);
     if (prepared.length === 0) throw new AppError("bad_request", IMPORT_MESSAGES.noRows);
     const columns: ImportColumn[] = header.map((h, index) => {
       const samples = new Set<string>();
@@ -308,7 +368,7 @@ export function createImportsService(deps: {
       }
       return { index, header: h || `Column ${index + 1}`, field: mapping[index] ?? "ignore", samples: [...samples] };
     });
-    return { table, headerKey, mapping, mappingSource, problems, prepared, columns };
+    return { table, headerKey, mapping, mappingSource, problems, prepared, columns, legend };
   }
 
   const keysOf = (rows: Prepared[]) => [...new Set(rows.filter((p) => !p.skip).map((p) => p.titleKey))];
@@ -495,6 +555,7 @@ export function createImportsService(deps: {
         summary,
         rows,
         rowsTruncated: rows.length < r.prepared.length,
+        marks: marksOf(r.prepared, r.legend),
       };
     },
 

@@ -6,7 +6,11 @@ import {
   type ImportField,
   isAllowedSoundcloudUrl,
   LEAK_LIMITS,
+  parseTrackLength,
   type Quality,
+  SONG_TAG_LABELS,
+  SONG_TAGS,
+  type SongTag,
 } from "@unheard/shared";
 
 /** A header or value lower-cased, accents and punctuation turned into spaces: "Artist(s)" -> "artist s". */
@@ -64,6 +68,40 @@ const EXACT: Record<string, ImportField> = {
   availability: "availability",
   available: "availability",
   portion: "availability",
+  "available length": "availability",
+  "availability length": "availability",
+  "length available": "availability",
+  "track length": "trackLength",
+  "song length": "trackLength",
+  length: "trackLength",
+  duration: "trackLength",
+  runtime: "trackLength",
+  time: "trackLength",
+  "file date": "fileDate",
+  "date of file": "fileDate",
+  "file created": "fileDate",
+  "date made": "fileDate",
+  "recorded on": "fileDate",
+  aliases: "aliases",
+  alias: "aliases",
+  aka: "aliases",
+  "also known as": "aliases",
+  "alt names": "aliases",
+  "alt name": "aliases",
+  "alt titles": "aliases",
+  "alternate names": "aliases",
+  "alternate titles": "aliases",
+  "other names": "aliases",
+  references: "references",
+  reference: "references",
+  ref: "references",
+  "ref by": "references",
+  "reference track by": "references",
+  tags: "tags",
+  tag: "tags",
+  markers: "tags",
+  version: "versionLabel",
+  "version label": "versionLabel",
   quality: "quality",
   "audio quality": "quality",
   notes: "notes",
@@ -218,25 +256,34 @@ export function parseGenre(raw: string): Cleaned<Genre> {
   return { value: "Other", warning: `Unknown genre "${raw.trim()}": imported as Other` };
 }
 
-/** How much of a song circulates, from a tracker's "Type" cell; "Snippet (recording)" also says its quality. */
+/**
+ * How much of a song circulates, from a tracker's "Available Length" (or "Type", "Portion") cell; "Snippet
+ * (recording)" also says its quality.
+ */
 export function parseAvailability(raw: string): Cleaned<Availability | null> & { quality?: Quality } {
   if (isBlank(raw)) return { value: null };
   const w = headerWords(raw);
   const quality: { quality?: Quality } = /\brecording\b|\brec\b/.test(w) ? { quality: "recording" } : {};
   if (/\bog\b|\boriginal files?\b|\bstems?\b|\bsession\b/.test(w)) return { value: "og_file", ...quality };
+  if (/\bbeat( only)?\b|\binstrumental\b|\binstru\b/.test(w)) return { value: "beat_only", ...quality };
+  if (/\btagged\b|\btags?\b/.test(w)) return { value: "tagged", ...quality };
   if (/\bsnip(pet)?s?\b|\bpreview\b|\bclip\b/.test(w)) return { value: "snippet", ...quality };
   if (/\bpartial\b|\bincomplete\b|\bunfinished\b|\bhalf\b|\bpart\b/.test(w)) return { value: "partial", ...quality };
   if (/\bfull\b|\bcomplete\b|\bfinished\b|\bcdq\b/.test(w)) return { value: "full", ...quality };
+  if (/\bconfirmed\b/.test(w)) return { value: "confirmed", ...quality };
+  if (/\brumou?red\b|\brumou?rs?\b|\bspeculated\b/.test(w)) return { value: "rumored", ...quality };
   return { value: null, warning: `Unknown availability "${raw.trim()}": left empty` };
 }
 
-/** The quality of the best copy, from the words trackers use (CDQ, HQ, LQ, Lossless, Recording). */
+/** The quality of the best copy, from the words trackers use (Lossless, CD Quality, HQ, LQ, Recording, Not Available). */
 export function parseQuality(raw: string): Cleaned<Quality | null> {
   if (isBlank(raw)) return { value: null };
   const w = headerWords(raw);
+  if (/\bnot available\b|\bunavailable\b|\bnone available\b/.test(w)) return { value: "not_available" };
   if (/\blossless\b|\bflac\b|\bwav\b|\balac\b/.test(w)) return { value: "lossless" };
+  if (/\bcd( quality)?\b|\bcdq\b/.test(w)) return { value: "cd_quality" };
   if (/\brecording\b|\brec\b|\brecorded\b/.test(w)) return { value: "recording" };
-  if (/\bcdq\b|\bhq\b|\bhigh\b|\b320\b|\bgood\b/.test(w)) return { value: "high" };
+  if (/\bhq\b|\bhigh\b|\b320\b|\bgood\b/.test(w)) return { value: "high" };
   if (/\blq\b|\blow\b|\bbad\b|\b128\b/.test(w)) return { value: "low" };
   return { value: null, warning: `Unknown quality "${raw.trim()}": left empty` };
 }
@@ -272,14 +319,45 @@ export function splitArtists(raw: string): { artists: string[]; features: string
   return { artists: splitNames(main), features: splitNames(rest.join(", ")) };
 }
 
-/** A title with "(feat. X)" and "(prod. Y)" taken out of it as features and producers. */
-export function splitTitle(raw: string): { title: string; features: string[]; producers: string[] } {
+/** What a tracker's name cell holds besides the title. */
+export type TitleParts = {
+  title: string;
+  features: string[];
+  producers: string[];
+  references: string[];
+  aliases: string[];
+  versionLabel: string | null;
+  /** The marks found before or after the title ("⭐", "🏆"), in order, without their variation selectors. */
+  marks: string[];
+};
+
+// An emoji with its modifiers and joined parts ("🗑️", "👨‍🎤"), as trackers put them before a title.
+const MARK =
+  /\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)*/gu;
+
+/** A mark as the legend keys it: variation selectors dropped ("🗑️" and "🗑" are one mark). */
+export const markKey = (mark: string): string => mark.replace(/\uFE0F/g, "");
+
+/**
+ * A title with what trackers write into it taken out: "(feat. X)" and "(prod. Y)" as features and producers,
+ * "(ref. X)" as reference credits, "(Alt: X)", "[aka X]" as aliases, "[V2]" as the version label, and the marks
+ * (emoji) before or after it.
+ */
+export function splitTitle(raw: string): TitleParts {
   const features: string[] = [];
   const producers: string[] = [];
+  const references: string[] = [];
+  const aliases: string[] = [];
+  let versionLabel: string | null = null;
+  const marks: string[] = [];
   // Blanks squeezed first and names stopping at the next bracket: each position is tried in constant work and
   // each character read by one bracket at most (an unclosed "(feat." no longer rescans the rest of the cell).
   const title = raw
     .replace(/\s+/g, " ")
+    .replace(MARK, (mark) => {
+      marks.push(markKey(mark));
+      return " ";
+    })
     .replace(/ ?[([] ?(feat\.?|ft\.?|featuring|with) ([^()[\]]+)[)\]]/gi, (_all, _word, names: string) => {
       features.push(...splitNames(names));
       return "";
@@ -288,10 +366,80 @@ export function splitTitle(raw: string): { title: string; features: string[]; pr
       producers.push(...splitNames(names));
       return "";
     })
+    .replace(/ ?[([] ?ref(?:\.|erence)?(?: track)?(?: by)?[.:]? ([^()[\]]+)[)\]]/gi, (_all, names: string) => {
+      references.push(...splitNames(names));
+      return "";
+    })
+    .replace(
+      / ?[([] ?(?:alt(?:ernate)?(?: titles?| names?)?[.:]|alt(?:ernate)? (?:titles?|names?)|a\.?k\.?a\.?:?|also known as:?) ([^()[\]]+)[)\]]/gi,
+      (_all, names: string) => {
+        aliases.push(...splitNames(names));
+        return "";
+      },
+    )
+    .replace(/ ?[([] ?(?:v|ver\.?|version) ?(\d{1,3}[a-z]?) ?[)\]]/gi, (all, n: string) => {
+      if (versionLabel !== null) return all;
+      versionLabel = `V${n.toUpperCase()}`;
+      return "";
+    })
     .normalize("NFKC")
     .trim()
     .replace(/\s+/g, " ");
-  return { title, features, producers };
+  return { title, features, producers, references, aliases, versionLabel, marks };
+}
+
+/** Tags from a title's marks through a legend; marks the legend does not know are reported. */
+export function tagsOf(marks: string[], legend: Readonly<Record<string, SongTag | "ignore">>): Cleaned<SongTag[]> {
+  const tags: SongTag[] = [];
+  const unknown: string[] = [];
+  for (const mark of marks) {
+    const tag = legend[mark] ?? legend[markKey(mark)];
+    if (tag === undefined) unknown.push(mark);
+    else if (tag !== "ignore" && !tags.includes(tag)) tags.push(tag);
+  }
+  const ordered = SONG_TAGS.filter((t) => tags.includes(t));
+  if (unknown.length === 0) return { value: ordered };
+  return { value: ordered, warning: `Mark ${unknown.join(" ")} is not in the legend: left out` };
+}
+
+/** A tags cell: tag names or labels ("Best of, Grail") or marks, comma-separated. */
+export function parseTagsCell(raw: string, legend: Readonly<Record<string, SongTag | "ignore">>): Cleaned<SongTag[]> {
+  if (isBlank(raw)) return { value: [] };
+  const marks: string[] = [];
+  const rest = raw.replace(MARK, (m) => {
+    marks.push(markKey(m));
+    return ",";
+  });
+  const fromMarks = tagsOf(marks, legend);
+  const tags = new Set<SongTag>(fromMarks.value);
+  const unknown: string[] = [];
+  for (const piece of rest.split(/[,;/]/)) {
+    const w = headerWords(piece);
+    if (!w) continue;
+    const tag = SONG_TAGS.find(
+      (t) =>
+        t === w.replace(/ /g, "_") ||
+        headerWords(SONG_TAG_LABELS[t]) === w ||
+        headerWords(SONG_TAG_LABELS[t]).split(" ")[0] === w,
+    );
+    if (tag) tags.add(tag);
+    else unknown.push(piece.trim());
+  }
+  const value = SONG_TAGS.filter((t) => tags.has(t));
+  const warnings = [
+    fromMarks.warning,
+    unknown.length > 0 ? `Unknown tag "${unknown.join(", ")}": left out` : undefined,
+  ].filter(Boolean);
+  return warnings.length > 0 ? { value, warning: warnings.join("; ") } : { value };
+}
+
+/** A track length cell ("3:45", "225") as seconds; anything else is left empty with a warning. */
+export function parseLength(raw: string): Cleaned<number | null> {
+  const s = raw.trim();
+  if (isBlank(s)) return { value: null };
+  const sec = parseTrackLength(s);
+  if (sec !== null && sec <= LEAK_LIMITS.trackLengthSec) return { value: sec };
+  return { value: null, warning: `Track length "${s.slice(0, 40)}" is not a length we can read: left empty` };
 }
 
 /** At most LEAK_LIMITS.names names of at most LEAK_LIMITS.name characters; what was left out is a warning. */

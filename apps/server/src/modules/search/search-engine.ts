@@ -4,7 +4,26 @@ import { searchNormalize } from "../../lib/search-text.js";
 import { compareHits, type IndexDoc, type IndexHit, MAX_QUERY_WORDS, SearchIndex, wordsOf } from "./search-index.js";
 
 /** A song as search holds it: what it is found by and what ranks it. */
-type SongEntry = { id: string; title: string; era: string | null; popularity: number; versionOf: string | null };
+type SongEntry = {
+  id: string;
+  title: string;
+  era: string | null;
+  /** Other names of the song (issue 27): found like the title, in a field of their own. */
+  aliases: string[];
+  popularity: number;
+  versionOf: string | null;
+};
+
+/** A stored JSON list of names; anything unreadable is none. */
+function namesOf(value: string | null): string[] {
+  if (!value) return [];
+  try {
+    const list = JSON.parse(value) as unknown;
+    return Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : [];
+  } catch {
+    return [];
+  }
+}
 /** A song's credit: its artist, in credit order. */
 type Credit = { song_id: string; artist_id: string; name: string };
 
@@ -52,6 +71,7 @@ export function createSearchEngine(deps: { database: Database }) {
         wordsOf(searchNormalize(e.title.replace(TITLE_TAGS, " "))),
         credits.flatMap((c) => wordsOf(searchNormalize(c.name))),
         [...tags, e.era ?? ""].flatMap((t) => wordsOf(searchNormalize(t))),
+        e.aliases.flatMap((a) => wordsOf(searchNormalize(a))),
       ],
       popularity: e.popularity,
     };
@@ -65,7 +85,7 @@ export function createSearchEngine(deps: { database: Database }) {
   async function readSongs(ids?: string[]): Promise<{ rows: SongEntry[]; credits: Credit[] }> {
     let q = db
       .selectFrom("song")
-      .select(["id", "title", "era", "favorite_count", "version_of"])
+      .select(["id", "title", "era", "aliases", "favorite_count", "version_of"])
       .where("status", "=", "verified")
       .where("is_hidden", "=", false);
     if (ids) q = q.where("id", "in", ids);
@@ -82,6 +102,7 @@ export function createSearchEngine(deps: { database: Database }) {
         id: r.id,
         title: r.title,
         era: r.era,
+        aliases: namesOf(r.aliases),
         popularity: Number(r.favorite_count),
         versionOf: r.version_of,
       })),

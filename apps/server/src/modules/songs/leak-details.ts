@@ -4,6 +4,8 @@ import {
   type LeakDetails,
   QUALITIES,
   type Quality,
+  SONG_TAGS,
+  type SongTag,
   VERSION_KINDS,
   type VersionKind,
 } from "@unheard/shared";
@@ -22,13 +24,34 @@ function names(value: string | null): string[] {
 
 /** A song row's leak details (issue 16); values outside the known choices read as unknown. */
 export function leakOf(
-  r: Pick<SongRow, "era" | "producers" | "features" | "leak_date" | "availability" | "quality" | "notes">,
+  r: Pick<
+    SongRow,
+    | "era"
+    | "producers"
+    | "features"
+    | "leak_date"
+    | "availability"
+    | "quality"
+    | "notes"
+    | "reference_names"
+    | "aliases"
+    | "version_label"
+    | "tags"
+    | "file_date"
+    | "track_length"
+  >,
 ): LeakDetails {
   return {
     era: r.era,
     producers: names(r.producers),
     features: names(r.features),
+    references: names(r.reference_names),
+    aliases: names(r.aliases),
+    versionLabel: r.version_label,
+    tags: names(r.tags).filter((t): t is SongTag => (SONG_TAGS as readonly string[]).includes(t)),
     leakDate: r.leak_date,
+    fileDate: r.file_date,
+    trackLength: r.track_length === null || r.track_length === undefined ? null : Number(r.track_length),
     availability: (AVAILABILITIES as readonly string[]).includes(r.availability ?? "")
       ? (r.availability as Availability)
       : null,
@@ -37,13 +60,21 @@ export function leakOf(
   };
 }
 
+const list = (values: readonly string[]) => (values.length > 0 ? JSON.stringify(values) : null);
+
 /** Leak details as song columns: name lists as JSON text, an empty list as null. */
 export function leakColumns(f: LeakDetails) {
   return {
     era: f.era,
-    producers: f.producers.length > 0 ? JSON.stringify(f.producers) : null,
-    features: f.features.length > 0 ? JSON.stringify(f.features) : null,
+    producers: list(f.producers),
+    features: list(f.features),
+    reference_names: list(f.references),
+    aliases: list(f.aliases),
+    version_label: f.versionLabel,
+    tags: list(f.tags),
     leak_date: f.leakDate,
+    file_date: f.fileDate,
+    track_length: f.trackLength,
     availability: f.availability,
     quality: f.quality,
     notes: f.notes,

@@ -204,8 +204,8 @@ export function songsRoutes(
       let sink: WriteStream | undefined;
       try {
         for await (const part of req.parts({
-          // Up to 10 artists and the 12 single fields (producers and features as comma-separated values).
-          limits: { fileSize: maxBytes, files: 1, fields: 24, fieldSize: 10_000 },
+          // Up to 10 artists and the 18 single fields (name lists and tags as comma-separated values).
+          limits: { fileSize: maxBytes, files: 1, fields: 32, fieldSize: 10_000 },
         })) {
           if (part.type === "field") {
             fields[part.fieldname] = [...(fields[part.fieldname] ?? []), String(part.value)];
@@ -251,7 +251,13 @@ export function songsRoutes(
           // Names come as repeated fields or one comma-separated value.
           producers: names(fields.producers),
           features: names(fields.features),
+          references: names(fields.references),
+          aliases: names(fields.aliases),
+          versionLabel: fields.versionLabel?.[0] ?? null,
+          tags: names(fields.tags),
           leakDate: fields.leakDate?.[0] ?? null,
+          fileDate: fields.fileDate?.[0] ?? null,
+          trackLength: fields.trackLength?.[0] ?? null,
           availability: fields.availability?.[0] ?? null,
           quality: fields.quality?.[0] ?? null,
           notes: fields.notes?.[0] ?? null,

@@ -9,7 +9,7 @@ import { Button } from "../../ui/button";
 import { DialogHeader } from "../../ui/dialog-frame";
 import { Notice } from "../../ui/notice";
 import { TextArea } from "../../ui/text-area";
-import { SUGGESTION_FIELDS } from "./format";
+import { SUGGESTION_FIELDS, suggestionValue } from "./format";
 import { useReviewSuggestion } from "./moderation";
 import { SuggestionCompare } from "./suggestion-compare";
 
@@ -39,7 +39,8 @@ export function ReviewDialog({
   const undone = current
     ? SUGGESTION_FIELDS.filter(
         ({ key }) =>
-          (current[key] ?? null) !== (original[key] ?? null) && (current[key] ?? null) !== (suggested[key] ?? null),
+          suggestionValue(current, key) !== suggestionValue(original, key) &&
+          suggestionValue(current, key) !== suggestionValue(suggested, key),
       ).map((f) => f.label)
     : [];
 

@@ -1,29 +1,17 @@
-import {
-  AVAILABILITY_LABELS,
-  type Availability,
-  QUALITY_LABELS,
-  type Quality,
-  type SuggestionValues,
-} from "@unheard/shared";
+import type { SuggestionValues } from "@unheard/shared";
 import { clsx } from "clsx";
 import type { ReactNode } from "react";
-import { formatDate, OPTIONAL_SUGGESTION_FIELDS, SUGGESTION_FIELDS } from "./format";
+import {
+  formatSuggestionValue,
+  OPTIONAL_SUGGESTION_FIELDS,
+  suggestionValue as plain,
+  SUGGESTION_FIELDS,
+  type SuggestionFieldKey,
+} from "./format";
 
-type FieldKey = (typeof SUGGESTION_FIELDS)[number]["key"];
-
-/** A field's value as text, for comparing columns: an empty list is no value. */
-function plain(values: SuggestionValues, key: FieldKey): string | null {
-  const value = values[key];
-  if (Array.isArray(value)) return value.length > 0 ? value.join(", ") : null;
-  return value ?? null;
-}
-
-function display(values: SuggestionValues, key: FieldKey): ReactNode {
-  const value = plain(values, key);
-  if (key === "releaseDate" || key === "leakDate") return value ? formatDate(value) : <Empty />;
+function display(values: SuggestionValues, key: SuggestionFieldKey): ReactNode {
+  const value = formatSuggestionValue(values, key);
   if (!value) return <Empty />;
-  if (key === "availability") return AVAILABILITY_LABELS[value as Availability] ?? value;
-  if (key === "quality") return QUALITY_LABELS[value as Quality] ?? value;
   if (key === "soundcloudUrl") {
     return (
       <a href={value} target="_blank" rel="noreferrer noopener" className="break-all text-violet-300 hover:underline">

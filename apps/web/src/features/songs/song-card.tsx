@@ -8,7 +8,7 @@ import { VoteButtons, VoteProgress } from "../voting/vote-buttons";
 import { CompactPlayer } from "./audio-player";
 import { FavoriteButton } from "./favorite-button";
 import { SongCover } from "./song-cover";
-import { VersionCount } from "./song-versions";
+import { SongTagMarks, VersionCount, VersionLabelBadge } from "./song-versions";
 
 /** The song's artists, each linking to their profile. */
 export function ArtistLinks({ song, className }: { song: Song; className?: string }) {
@@ -91,14 +91,19 @@ export function SongCard({
             <SongCover src={song.coverUrl} title={song.title} className="size-14 rounded-xl" />
           </Link>
           <div className="min-w-0 flex-1">
-            <Heading id={titleId} className="truncate text-base font-semibold text-white">
-              <Link
-                to={href}
-                className="hover:text-violet-200 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-violet-400"
-              >
-                {song.title}
-              </Link>
-            </Heading>
+            {/* Tag marks and the version label sit beside the heading, not in it: the card is named by its title. */}
+            <div className="flex min-w-0 items-center gap-1.5">
+              <SongTagMarks song={song} />
+              <Heading id={titleId} className="min-w-0 truncate text-base font-semibold text-white">
+                <Link
+                  to={href}
+                  className="hover:text-violet-200 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-violet-400"
+                >
+                  {song.title}
+                </Link>
+              </Heading>
+              <VersionLabelBadge song={song} size="sm" />
+            </div>
             <ArtistLinks song={song} className="mt-0.5 block truncate text-sm text-zinc-400" />
             <p className="mt-0.5 text-xs text-zinc-500 sm:hidden">{song.genre}</p>
             {song.versionCount > 0 ? (

@@ -2,6 +2,7 @@ import {
   type Availability,
   type EditSongInput,
   editSongSchema,
+  formatTrackLength,
   type Genre,
   LEAK_FIELDS,
   MESSAGES,
@@ -26,11 +27,20 @@ export type SongFormValues = {
   genre: Genre | "";
   releaseDate: string;
   soundcloudUrl: string;
-  /** Leak details (issue 16); producers and features as comma-separated names. */
+  /**
+   * Leak details (issue 16, tracker details issue 27): names as comma-separated text, tags as the checked tags'
+   * values comma-separated in SONG_TAGS order, the track length as typed ("3:45"; the shared schema parses it).
+   */
   era: string;
   producers: string;
   features: string;
+  references: string;
+  aliases: string;
+  versionLabel: string;
+  tags: string;
   leakDate: string;
+  fileDate: string;
+  trackLength: string;
   availability: Availability | "";
   quality: Quality | "";
   notes: string;
@@ -39,7 +49,21 @@ export type SongFormValues = {
 
 /** Blank leak details. */
 function emptyLeakForm() {
-  return { era: "", producers: "", features: "", leakDate: "", availability: "", quality: "", notes: "" } as const;
+  return {
+    era: "",
+    producers: "",
+    features: "",
+    references: "",
+    aliases: "",
+    versionLabel: "",
+    tags: "",
+    leakDate: "",
+    fileDate: "",
+    trackLength: "",
+    availability: "",
+    quality: "",
+    notes: "",
+  } as const;
 }
 
 /** The leak detail fields of a form prefilled from a song. */
@@ -48,20 +72,35 @@ export function leakFormFromSong(song: Song) {
     era: song.era ?? "",
     producers: song.producers.join(", "),
     features: song.features.join(", "),
+    references: song.references.join(", "),
+    aliases: song.aliases.join(", "),
+    versionLabel: song.versionLabel ?? "",
+    tags: song.tags.join(","),
     leakDate: song.leakDate ?? "",
+    fileDate: song.fileDate ?? "",
+    trackLength: song.trackLength === null ? "" : formatTrackLength(song.trackLength),
     availability: song.availability ?? "",
     quality: song.quality ?? "",
     notes: song.notes ?? "",
   } satisfies Partial<SongFormValues>;
 }
 
-/** The leak details of a form's values as the API takes them (the shared schema trims and splits names). */
+/**
+ * The leak details of a form's values as the API takes them (the shared schema trims and splits names and parses
+ * the track length). Every field is sent, blank ones as none, so an edit never drops a value the song has.
+ */
 export function leakInput(values: Pick<SongFormValues, keyof ReturnType<typeof leakFormFromSong>>) {
   return {
     era: values.era,
     producers: values.producers,
     features: values.features,
+    references: values.references,
+    aliases: values.aliases,
+    versionLabel: values.versionLabel,
+    tags: values.tags.split(",").filter(Boolean),
     leakDate: values.leakDate || null,
+    fileDate: values.fileDate || null,
+    trackLength: values.trackLength || null,
     availability: values.availability || null,
     quality: values.quality || null,
     notes: values.notes,

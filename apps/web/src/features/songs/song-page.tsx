@@ -3,8 +3,10 @@ import {
   type Availability,
   isAllowedSoundcloudUrl,
   MESSAGES,
+  SONG_TAG_LABELS,
   type Song,
   type SongHistoryEntry,
+  type SongTag,
   soundcloudEmbedUrl,
   VERIFICATION_THRESHOLD,
 } from "@unheard/shared";
@@ -28,7 +30,7 @@ import { ReportDialog } from "./report-dialog-lazy";
 import { DeleteSongButton, VerifyButton } from "./song-admin-actions";
 import { ArtistLinks, GenreChip } from "./song-card";
 import { SongCover } from "./song-cover";
-import { LeakDetailsPanel, leakDetailRows, VersionsPanel } from "./song-versions";
+import { LeakDetailsPanel, leakDetailRows, VersionLabelBadge, VersionsPanel } from "./song-versions";
 import { useSong, useSongHistory, wasDeletedHere } from "./songs";
 
 // The admins' voter view loads only for admins, not with every song page.
@@ -138,7 +140,12 @@ function SongDetails({ song }: { song: Song }) {
             <StatusBadge song={song} />
             <GenreChip genre={song.genre} className="bg-white/5" />
           </div>
-          <h1 className="text-3xl font-bold tracking-tight break-words text-white md:text-5xl">{song.title}</h1>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <h1 className="min-w-0 text-3xl font-bold tracking-tight break-words text-white md:text-5xl">
+              {song.title}
+            </h1>
+            <VersionLabelBadge song={song} />
+          </div>
           <ArtistLinks song={song} className="text-lg text-zinc-300" />
           <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-zinc-400">
             {pending ? null : (
@@ -311,10 +318,12 @@ function HistoryItem({ entry }: { entry: SongHistoryEntry }) {
       </p>
       {entry.comment ? <p className="mt-1.5 text-sm text-zinc-300">“{entry.comment}”</p> : null}
       <p className="mt-1.5 text-xs text-zinc-500">
-        Before: <span className="text-zinc-400">{p.title}</span> by {p.artists.join(", ")} · {p.genre} ·{" "}
+        Before: <span className="text-zinc-400">{p.title}</span>
+        {p.versionLabel ? ` (${p.versionLabel})` : ""} by {p.artists.join(", ")} · {p.genre} ·{" "}
         {formatReleaseDate(p.releaseDate)}
         {p.availability ? ` · ${AVAILABILITY_LABELS[p.availability as Availability] ?? p.availability}` : ""}
         {p.era ? ` · ${p.era}` : ""}
+        {p.tags && p.tags.length > 0 ? ` · ${p.tags.map((t) => SONG_TAG_LABELS[t as SongTag] ?? t).join(", ")}` : ""}
         {p.versionOf ? ` · version of ${p.versionOf.title}` : ""}
       </p>
     </li>

@@ -1,14 +1,18 @@
 import {
   AVAILABILITY_LABELS,
+  formatTrackLength,
   MESSAGES,
   QUALITY_LABELS,
+  SONG_TAG_LABELS,
+  SONG_TAG_MARKS,
   type Song,
   VERSION_KIND_LABELS,
   VERSION_KINDS,
   type VersionKind,
 } from "@unheard/shared";
+import { clsx } from "clsx";
 import { GitBranch, Link2, Music2, Unlink } from "lucide-react";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { Link } from "react-router";
 import { handleError } from "../../lib/api/handle-error";
 import { formatReleaseDate, plural } from "../../lib/format";
@@ -31,17 +35,42 @@ const KIND_NOUNS: Record<VersionKind, string> = {
   official: "Official release",
 };
 
-/** The leak details that are set, as label and value (issue 16); none when nothing is known. */
-export function leakDetailRows(song: Song): [string, string][] {
-  const rows: [string, string][] = [];
+/**
+ * The leak details that are set, as label and value (issue 16; tracker details issue 27); none when nothing is
+ * known. The version label is not among them: the page shows it beside the title.
+ */
+export function leakDetailRows(song: Song): [string, ReactNode][] {
+  const rows: [string, ReactNode][] = [];
+  if (song.tags.length > 0) rows.push(["Tags", <SongTagBadges key="tags" song={song} />]);
   if (song.era) rows.push(["Era", song.era]);
+  if (song.aliases.length > 0) rows.push(["Also known as", song.aliases.join(", ")]);
   if (song.producers.length > 0) rows.push(["Producers", song.producers.join(", ")]);
   if (song.features.length > 0) rows.push(["Featuring", song.features.join(", ")]);
+  if (song.references.length > 0) rows.push(["Reference by", song.references.join(", ")]);
   if (song.leakDate) rows.push(["Leak date", formatReleaseDate(song.leakDate)]);
+  if (song.fileDate) rows.push(["File date", formatReleaseDate(song.fileDate)]);
+  if (song.trackLength !== null) rows.push(["Track length", formatTrackLength(song.trackLength)]);
   if (song.availability) rows.push(["Availability", AVAILABILITY_LABELS[song.availability]]);
   if (song.quality) rows.push(["Audio quality", QUALITY_LABELS[song.quality]]);
   if (song.notes) rows.push(["Notes", song.notes]);
   return rows;
+}
+
+/** A song's tags as badges with their marks: '⭐ Best of'. */
+function SongTagBadges({ song }: { song: Song }) {
+  return (
+    <ul className="flex flex-wrap gap-1.5">
+      {song.tags.map((tag) => (
+        <li
+          key={tag}
+          className="inline-flex items-center gap-1 rounded-full bg-white/5 px-2.5 py-0.5 text-xs font-medium text-zinc-200 ring-1 ring-white/10 ring-inset"
+        >
+          <span aria-hidden>{SONG_TAG_MARKS[tag]}</span>
+          {SONG_TAG_LABELS[tag]}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** The song page's 'Leak details' panel: only the fields that are set; nothing when none is. */
@@ -60,6 +89,39 @@ export function LeakDetailsPanel({ song }: { song: Song }) {
         ))}
       </dl>
     </Panel>
+  );
+}
+
+/** A tracker's version label ('V2') as a small badge beside a title; nothing when the song has none. */
+export function VersionLabelBadge({ song, size = "md" }: { song: Song; size?: "sm" | "md" }) {
+  if (!song.versionLabel) return null;
+  return (
+    <span
+      data-testid="version-label"
+      // A long label is cut short on a card; the whole label shows on hover.
+      title={size === "sm" ? song.versionLabel : undefined}
+      className={clsx(
+        "inline-block shrink-0 truncate rounded-md bg-white/10 font-semibold text-zinc-100 ring-1 ring-white/15 ring-inset",
+        size === "sm" ? "max-w-16 px-1.5 py-px text-[11px]" : "max-w-full px-2 py-0.5 text-sm",
+      )}
+    >
+      <span className="sr-only">Version label: </span>
+      {song.versionLabel}
+    </span>
+  );
+}
+
+/** A song's tag marks before its title on a card ('⭐'), each named by its label for screen readers. */
+export function SongTagMarks({ song }: { song: Song }) {
+  if (song.tags.length === 0) return null;
+  return (
+    <span data-testid="tag-marks" className="inline-flex shrink-0 items-center gap-0.5 text-sm leading-none">
+      {song.tags.map((tag) => (
+        <span key={tag} role="img" aria-label={SONG_TAG_LABELS[tag]} title={SONG_TAG_LABELS[tag]}>
+          {SONG_TAG_MARKS[tag]}
+        </span>
+      ))}
+    </span>
   );
 }
 

@@ -297,12 +297,23 @@ export function uploadSong(req: UploadRequest, onProgress: (fraction: number) =>
     form.append("genre", fields.genre);
     if (fields.releaseDate) form.append("releaseDate", fields.releaseDate);
     if (fields.soundcloudUrl) form.append("soundcloudUrl", fields.soundcloudUrl);
-    // Leak details: names as one comma-separated value each (the server's field count stays small).
-    for (const name of ["era", "leakDate", "availability", "quality", "notes"] as const) {
+    // Leak details: names and tags as one comma-separated value each (the server's field count stays small), the
+    // track length as typed.
+    const singles = [
+      "era",
+      "versionLabel",
+      "leakDate",
+      "fileDate",
+      "trackLength",
+      "availability",
+      "quality",
+      "notes",
+    ] as const;
+    for (const name of singles) {
       const value = fields[name];
-      if (value) form.append(name, value);
+      if (value !== null && value !== undefined && value !== "") form.append(name, String(value));
     }
-    for (const name of ["producers", "features"] as const) {
+    for (const name of ["producers", "features", "references", "aliases", "tags"] as const) {
       const value = fields[name];
       const list = typeof value === "string" ? value : (value ?? []).join(", ");
       if (list.trim()) form.append(name, list);
