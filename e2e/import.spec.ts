@@ -70,10 +70,14 @@ test.describe("bulk import", () => {
     await page.getByLabel("Show rows").selectOption("skip");
     await expect(page.getByText("Duplicate of row 2", { exact: true })).toBeVisible();
 
-    // The admin maps it to Genre and runs the dry run again: only the unreadable dates still warn.
+    // The admin maps it to Genre and runs the dry run again: the unreadable dates and the fire mark, which the
+    // default legend does not know, still warn (issue 27).
     await typeSelect.selectOption("genre");
     await page.getByRole("button", { name: "Dry run" }).click();
     await expect(page.getByText('Unknown availability "Rap": left empty')).toHaveCount(0);
+    await expect(count(page, "With warnings")).toHaveText("184");
+    // The fire says "special" in this sheet: a meaning in the marks step, and only the dates still warn.
+    await page.getByLabel("Meaning of 🔥").selectOption("special");
     await expect(count(page, "With warnings")).toHaveText("124");
     await page.getByLabel("Show rows").selectOption("warnings");
     await expect(page.getByText('Leak date "sometime" is not a date we can read: left empty').first()).toBeVisible();
@@ -84,8 +88,9 @@ test.describe("bulk import", () => {
     await expect(page.getByText("Import finished: 490 created, 0 updated, 10 skipped.")).toBeVisible();
 
     // The songs are there: on their page and in search.
-    await page.getByRole("link", { name: title(0) }).click();
-    await expect(page.getByRole("heading", { level: 1, name: title(0) })).toBeVisible();
+    // The mark is out of the title (issue 27).
+    await page.getByRole("link", { name: `Tape ${tag} 0`, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `Tape ${tag} 0`, exact: true })).toBeVisible();
     await page.goto(`/?q=${encodeURIComponent(`Tape ${tag} 12`)}`);
     await expect(songCard(page, `Tape ${tag} 12`)).toBeVisible();
 

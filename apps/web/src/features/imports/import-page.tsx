@@ -8,9 +8,12 @@ import {
   type ImportPreview,
   type ImportRow,
   MESSAGES,
+  SONG_TAG_LABELS,
+  SONG_TAG_MARKS,
+  SONG_TAGS,
 } from "@unheard/shared";
 import { FileUp, RotateCcw } from "lucide-react";
-import { type ChangeEvent, useState } from "react";
+import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AccessDenied } from "../../app/guards";
 import { handleError } from "../../lib/api/handle-error";
@@ -28,13 +31,19 @@ import { TextField } from "../../ui/text-field";
 import { useMe } from "../accounts/me";
 import { formatDateTime } from "../moderation/format";
 import {
+  type ImportLegend,
   type ImportRequest,
+  legendOf,
+  type MarkMeaning,
   useImportBatch,
   useImportBatches,
   usePreviewImport,
   useRunImport,
   useUndoImport,
 } from "./imports";
+
+/** How long a change of a mark's meaning waits for the next one before the dry run runs again. */
+const LEGEND_RERUN_MS = 300;
 
 const OUTCOME_LABELS: Record<ImportOutcome, string> = { create: "Create", update: "Update", skip: "Skip" };
 const OUTCOME_TONES = { create: "emerald", update: "violet", skip: "neutral" } as const;
@@ -52,49 +61,96 @@ function Importer() {
   const [asVerified, setAsVerified] = useState(false);
   const [defaultArtist, setDefaultArtist] = useState("");
   const [mapping, setMapping] = useState<ImportField[] | null>(null);
+  // What each mark before a title means, beside the mapping: the dry run's and the import's alike.
+  const [legend, setLegend] = useState<ImportLegend | null>(null);
   // The mapping (and options) differ from those of the dry run on screen: it must run again before importing.
   const [stale, setStale] = useState(false);
+  // A mark's meaning changed and the dry run is running again on its own: no import until it shows the change.
+  const [legendPending, setLegendPending] = useState(false);
+  // The dry run on screen, kept while the next one runs (the panels and their focused select stay put).
+  const [result, setResult] = useState<ImportPreview | null>(null);
   const [batchId, setBatchId] = useState<string | undefined>();
   const preview = usePreviewImport();
   const run = useRunImport();
-  const result = preview.data;
+  // Each change or dry run takes the next number; an answer for an older one is dropped (it is out of date).
+  const generation = useRef(0);
+  const rerunTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(rerunTimer.current), []);
 
-  const request = (f: File, withMapping: ImportField[] | null): ImportRequest => ({
+  /**
+   * Answers on their way and a dry run waiting to start are for choices that just changed: drop them. (After a
+   * change of the mapping or options, the Dry run button runs it again, with the legend too.)
+   */
+  const invalidate = () => {
+    generation.current += 1;
+    clearTimeout(rerunTimer.current);
+  };
+
+  const request = (f: File, withMapping: ImportField[] | null, withLegend: ImportLegend | null): ImportRequest => ({
     file: f,
     asVerified,
     defaultArtist,
     ...(withMapping ? { mapping: withMapping } : {}),
+    ...(withLegend ? { legend: withLegend } : {}),
   });
 
-  const dryRun = async (f: File, withMapping: ImportField[] | null) => {
+  const dryRun = async (f: File, withMapping: ImportField[] | null, withLegend: ImportLegend | null) => {
+    invalidate();
+    const mine = generation.current;
     try {
-      const p = await preview.mutateAsync(request(f, withMapping));
+      const p = await preview.mutateAsync(request(f, withMapping, withLegend));
+      if (mine !== generation.current) return;
+      setResult(p);
       setMapping(p.columns.map((c) => c.field));
+      setLegend(legendOf(p));
       setStale(false);
+      setLegendPending(false);
     } catch (err) {
+      if (mine !== generation.current) return;
+      // What is on screen is the dry run before the change: it must run again (the Dry run button).
+      if (result) setStale(true);
+      setLegendPending(false);
       handleError(err, "Failed to read the file");
     }
   };
 
   const chooseFile = (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0] ?? null;
+    invalidate();
     setFile(f);
     setMapping(null);
+    setLegend(null);
+    setResult(null);
+    setStale(false);
+    setLegendPending(false);
     setBatchId(undefined);
     preview.reset();
-    // The first dry run uses the remembered mapping for these headers, else a guess from their names.
-    if (f) void dryRun(f, null);
+    // The first dry run uses the remembered mapping for these headers, else a guess from their names, and the
+    // default legend for the marks before titles.
+    if (f) void dryRun(f, null, null);
+  };
+
+  /** A mark's new meaning: the dry run runs again with it (once the admin stops changing meanings). */
+  const changeMeaning = (mark: string, meaning: MarkMeaning) => {
+    const next = { ...legend, [mark]: meaning };
+    setLegend(next);
+    setLegendPending(true);
+    invalidate();
+    if (!file) return;
+    rerunTimer.current = setTimeout(() => void dryRun(file, mapping, next), LEGEND_RERUN_MS);
   };
 
   const startImport = async () => {
     if (!file || !mapping) return;
     try {
-      const batch = await run.mutateAsync(request(file, mapping));
+      const batch = await run.mutateAsync(request(file, mapping, legend));
       setBatchId(batch.id);
     } catch (err) {
       handleError(err, "Failed to start the import");
     }
   };
+
+  const hasMarks = (result?.marks.length ?? 0) > 0;
 
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-6">
@@ -122,6 +178,8 @@ function Importer() {
             onChange={(e) => {
               setDefaultArtist(e.target.value);
               setStale(true);
+              setLegendPending(false);
+              invalidate();
             }}
           />
           <SwitchRow
@@ -132,7 +190,7 @@ function Importer() {
             className="md:pt-7"
           />
         </div>
-        {preview.isPending ? <Spinner /> : null}
+        {preview.isPending && !result ? <Spinner /> : null}
       </Panel>
 
       {result && mapping ? (
@@ -143,16 +201,32 @@ function Importer() {
             onChange={(next) => {
               setMapping(next);
               setStale(true);
+              setLegendPending(false);
+              invalidate();
             }}
-            onDryRun={() => file && dryRun(file, mapping)}
+            onDryRun={() => file && dryRun(file, mapping, legend)}
             busy={preview.isPending}
             stale={stale}
           />
-          <DryRunPanel preview={result} stale={stale} onImport={startImport} busy={run.isPending} />
+          {hasMarks ? (
+            <MarksPanel
+              marks={result.marks}
+              legend={legend ?? {}}
+              onChange={changeMeaning}
+              updating={legendPending || (preview.isPending && !stale)}
+            />
+          ) : null}
+          <DryRunPanel
+            step={hasMarks ? 4 : 3}
+            preview={result}
+            stale={stale || legendPending || preview.isPending}
+            onImport={startImport}
+            busy={run.isPending}
+          />
         </>
       ) : null}
 
-      {batchId ? <Progress id={batchId} /> : null}
+      {batchId ? <Progress id={batchId} step={hasMarks ? 5 : 4} /> : null}
       <PastImports />
     </div>
   );
@@ -225,20 +299,119 @@ function MappingPanel({
         <Button variant={stale ? "primary" : "secondary"} onClick={onDryRun} loading={busy}>
           Dry run
         </Button>
-        {stale ? (
-          <span className="text-sm text-amber-300">Run the dry run again to see the changed mapping.</span>
-        ) : null}
+        {stale ? <span className="text-sm text-amber-300">Run the dry run again to see your changes.</span> : null}
       </div>
     </Panel>
   );
 }
 
+/**
+ * The marks found before (or after) titles, one row each: the mark, how many rows carry it, and what it means (a
+ * tag, or nothing). A mark the legend does not know has no meaning chosen and is left out until it gets one.
+ */
+function MarksPanel({
+  marks,
+  legend,
+  onChange,
+  updating,
+}: {
+  marks: ImportPreview["marks"];
+  legend: ImportLegend;
+  onChange: (mark: string, meaning: MarkMeaning) => void;
+  updating: boolean;
+}) {
+  const ids = useId();
+  const unknown = marks.filter((m) => legend[m.mark] === undefined).length;
+  const hintId = (index: number) => `${ids}-mark-${index}`;
+  const columns: Column<ImportPreview["marks"][number] & { index: number }>[] = [
+    {
+      key: "mark",
+      header: "Mark",
+      className: "md:w-24",
+      rowHeader: true,
+      cell: (m) => <span className="text-3xl leading-none">{m.mark}</span>,
+    },
+    {
+      key: "rows",
+      header: "Rows",
+      className: "md:w-28 tabular-nums text-zinc-300",
+      cell: (m) => m.rows.toLocaleString("en-US"),
+    },
+    {
+      key: "meaning",
+      header: "Means",
+      cell: (m) => {
+        const meaning = legend[m.mark];
+        return (
+          <div className="flex flex-col gap-1.5 md:max-w-xs">
+            <Select
+              compact
+              aria-label={`Meaning of ${m.mark}`}
+              aria-describedby={meaning === undefined ? hintId(m.index) : undefined}
+              value={meaning ?? ""}
+              onChange={(e) => onChange(m.mark, e.target.value as MarkMeaning)}
+              className="w-full"
+            >
+              {meaning === undefined ? (
+                <option value="" disabled>
+                  Choose a meaning
+                </option>
+              ) : null}
+              {SONG_TAGS.map((t) => (
+                <option key={t} value={t}>
+                  {`${SONG_TAG_MARKS[t]} ${SONG_TAG_LABELS[t]}`}
+                </option>
+              ))}
+              <option value="ignore">Ignore (leave out)</option>
+            </Select>
+            {meaning === undefined ? (
+              <p id={hintId(m.index)} className="text-xs text-amber-300">
+                Not in the legend: left out of {m.rows === 1 ? "its row" : "these rows"}. Choose what it means.
+              </p>
+            ) : null}
+          </div>
+        );
+      },
+    },
+  ];
+  return (
+    <Panel>
+      <fieldset className="min-w-0">
+        <legend>
+          <h2 className="text-lg font-semibold text-white">3. Marks</h2>
+        </legend>
+        <p className="mt-1 text-sm text-zinc-400">
+          Marks before or after titles (⭐ Tidewater) become the songs' tags. Set what each of this sheet's marks means,
+          as its legend says; the dry run and the import use the same meanings.
+        </p>
+        <div className="mt-4 flex flex-col gap-3">
+          <DataTable
+            columns={columns}
+            rows={marks.map((m, index) => ({ ...m, index }))}
+            rowKey={(m) => m.mark}
+            caption="Marks and what they mean"
+          />
+          <p role="status" className="min-h-5 text-sm text-zinc-400">
+            {updating
+              ? "Updating the dry run…"
+              : unknown > 0
+                ? `${unknown} ${unknown === 1 ? "mark is" : "marks are"} not in the legend and left out.`
+                : ""}
+          </p>
+        </div>
+      </fieldset>
+    </Panel>
+  );
+}
+
 function DryRunPanel({
+  step,
   preview,
   stale,
   onImport,
   busy,
 }: {
+  step: number;
   preview: ImportPreview;
   stale: boolean;
   onImport: () => void;
@@ -302,7 +475,7 @@ function DryRunPanel({
   ];
   return (
     <Panel className="flex flex-col gap-4">
-      <h2 className="text-lg font-semibold text-white">3. Check the dry run</h2>
+      <h2 className="text-lg font-semibold text-white">{step}. Check the dry run</h2>
       <dl aria-label="Dry run summary" className="grid grid-cols-2 gap-3 md:grid-cols-4">
         {counts.map(([label, n]) => (
           <div key={label} className="rounded-xl border border-white/[0.06] bg-zinc-950/40 px-4 py-3">
@@ -353,7 +526,7 @@ function DryRunPanel({
   );
 }
 
-function Progress({ id }: { id: string }) {
+function Progress({ id, step }: { id: string; step: number }) {
   const batch = useImportBatch(id);
   const b = batch.data;
   if (!b)
@@ -365,7 +538,7 @@ function Progress({ id }: { id: string }) {
   const percent = b.totalRows > 0 ? Math.round((b.processedRows / b.totalRows) * 100) : 100;
   return (
     <Panel className="flex flex-col gap-4">
-      <h2 className="text-lg font-semibold text-white">4. Import</h2>
+      <h2 className="text-lg font-semibold text-white">{step}. Import</h2>
       <div
         role="progressbar"
         aria-label="Import progress"

@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ImportBatch, type ImportField, type ImportPreview, MESSAGES } from "@unheard/shared";
+import {
+  DEFAULT_TAG_LEGEND,
+  type ImportBatch,
+  type ImportField,
+  type ImportPreview,
+  MESSAGES,
+  type SongTag,
+} from "@unheard/shared";
 import { api, sendRequest } from "../../lib/api/api";
 import { refreshSongLists } from "../../lib/api/live";
 import { itemsQuery } from "../../lib/api/query-helpers";
@@ -11,7 +18,38 @@ export type ImportRequest = {
   mapping?: ImportField[];
   asVerified: boolean;
   defaultArtist: string;
+  /** What each mark before a title means; absent on the first dry run (the server's default legend). */
+  legend?: ImportLegend;
 };
+
+/** What a mark before a title means: a tag, or nothing ("ignore": left out without a warning). */
+export type MarkMeaning = SongTag | "ignore";
+/** The sheet's legend: a mark and what it means. */
+export type ImportLegend = Record<string, MarkMeaning>;
+
+/** The bounds importOptionsSchema puts on a legend: marks per legend and characters per mark. */
+const LEGEND_LIMITS = { marks: 50, markChars: 16 } as const;
+
+/** The legend a dry run applied to the marks it found (a mark it did not know has no meaning yet). */
+export function legendOf(preview: ImportPreview): ImportLegend {
+  const legend: ImportLegend = {};
+  for (const m of preview.marks) if (m.tag) legend[m.mark] = m.tag;
+  return legend;
+}
+
+/**
+ * The legend as the form sends it, within the schema's bounds: a mark too long to send is left out (it stays
+ * unknown, and the dry run says so), and past 50 marks those the default legend gives the same meaning go first.
+ */
+function legendField(legend: ImportLegend): string {
+  const entries = Object.entries(legend).filter(([mark]) => mark.length > 0 && mark.length <= LEGEND_LIMITS.markChars);
+  const own = entries.filter(([mark, meaning]) => DEFAULT_TAG_LEGEND[mark] !== meaning);
+  const kept =
+    entries.length <= LEGEND_LIMITS.marks
+      ? entries
+      : [...own, ...entries.filter((e) => !own.includes(e))].slice(0, LEGEND_LIMITS.marks);
+  return JSON.stringify(Object.fromEntries(kept));
+}
 
 const importsKey = ["imports"] as const;
 
@@ -19,6 +57,7 @@ const importsKey = ["imports"] as const;
 function sendImport<T>(path: string, req: ImportRequest): Promise<T> {
   const form = new FormData();
   if (req.mapping) form.append("mapping", JSON.stringify(req.mapping));
+  if (req.legend) form.append("legend", legendField(req.legend));
   if (req.asVerified) form.append("asVerified", "true");
   if (req.defaultArtist.trim()) form.append("defaultArtist", req.defaultArtist.trim());
   // Last, so the server has every field before the file.
