@@ -26,7 +26,7 @@ import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
 import { artistsRoutes } from "./modules/artists/artists.routes.js";
 import { createArtistsService } from "./modules/artists/artists.service.js";
-import { createTrackerExport } from "./modules/artists/tracker-csv.js";
+import { createTrackerExport } from "./modules/artists/tracker.service.js";
 import { createAuth } from "./modules/auth/auth.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";

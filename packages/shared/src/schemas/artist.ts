@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MESSAGES } from "../messages.js";
 import { socialLinksSchema } from "./common.js";
+import { AVAILABILITIES, QUALITIES, SONG_TAGS } from "./leak.js";
 
 /** An http(s) link or nothing; anything else (javascript:, data:) is refused. */
 export const socialLinkSchema = z
@@ -103,3 +104,69 @@ export const notificationSettingsSchema = z.object({
   emailDigest: z.boolean(),
 });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+/** Issue 27: how much of each availability, with "unknown" for songs that say nothing, most circulating first. */
+export const TRACKER_AVAILABILITY_ORDER = [
+  "og_file",
+  "full",
+  "tagged",
+  "beat_only",
+  "partial",
+  "snippet",
+  "confirmed",
+  "rumored",
+  "unknown",
+] as const;
+export type TrackerAvailability = (typeof TRACKER_AVAILABILITY_ORDER)[number];
+
+/** Counts per availability, in TRACKER_AVAILABILITY_ORDER, only those above zero. */
+export const trackerCountsSchema = z.array(
+  z.object({ availability: z.enum(TRACKER_AVAILABILITY_ORDER), count: z.number().int() }),
+);
+export type TrackerCounts = z.infer<typeof trackerCountsSchema>;
+
+/** One song as a row of an artist's tracker. */
+export const trackerSongSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** Credited artists other than the tracker's own. */
+  with: z.array(z.string()),
+  versionLabel: z.string().nullable(),
+  tags: z.array(z.enum(SONG_TAGS)),
+  aliases: z.array(z.string()),
+  features: z.array(z.string()),
+  producers: z.array(z.string()),
+  leakDate: z.string().nullable(),
+  fileDate: z.string().nullable(),
+  trackLength: z.number().nullable(),
+  availability: z.enum(AVAILABILITIES).nullable(),
+  quality: z.enum(QUALITIES).nullable(),
+  notes: z.string().nullable(),
+  hasAudio: z.boolean(),
+  coverUrl: z.string(),
+});
+export type TrackerSong = z.infer<typeof trackerSongSchema>;
+
+/** An era of an artist's tracker: its name (null: songs with no era), the span of its leaks, counts and songs. */
+export const trackerEraSchema = z.object({
+  name: z.string().nullable(),
+  /** First and last leak date of its songs (YYYY-MM-DD), null when none has one. */
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  counts: trackerCountsSchema,
+  songs: z.array(trackerSongSchema),
+});
+export type TrackerEra = z.infer<typeof trackerEraSchema>;
+
+/** An artist's public songs the way trackers show them (GET /api/artists/:id/tracker): eras newest first. */
+export const artistTrackerSchema = z.object({
+  total: z.number().int(),
+  counts: trackerCountsSchema,
+  eras: z.array(trackerEraSchema),
+  /** More songs than a tracker page shows (TRACKER_MAX_SONGS): the CSV has them all. */
+  truncated: z.boolean(),
+});
+export type ArtistTracker = z.infer<typeof artistTrackerSchema>;
+
+/** The most songs the tracker page answers with. */
+export const TRACKER_MAX_SONGS = 3000;

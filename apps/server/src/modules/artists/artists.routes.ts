@@ -1,5 +1,6 @@
 import {
   artistSchema,
+  artistTrackerSchema,
   claimArtistSchema,
   followStateSchema,
   MESSAGES,
@@ -13,7 +14,7 @@ import { type App, PUBLIC_CACHE_CONTROL } from "../../http.js";
 import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { ArtistsService } from "./artists.service.js";
-import type { TrackerExport } from "./tracker-csv.js";
+import type { TrackerExport } from "./tracker.service.js";
 
 const options = routeOptions(["artists"], 400, 401, 403, 404);
 
@@ -23,6 +24,12 @@ export function artistsRoutes(
   deps: { artists: ArtistsService; viewers: ViewerResolver; tracker: TrackerExport },
 ) {
   const { artists, viewers, tracker } = deps;
+
+  // The artist's public songs the way trackers show them (issue 27): the same for every viewer.
+  app.get("/api/artists/:id/tracker", options(artistTrackerSchema, { params: idParams }), async (req, reply) => {
+    reply.header("cache-control", PUBLIC_CACHE_CONTROL);
+    return tracker.tracker(req.params.id);
+  });
 
   // The artist's public songs as a tracker sheet, in the layout the import reads (issue 27): a round trip.
   app.get(

@@ -1,4 +1,4 @@
-import type { ImportBatch, ImportPreview, Song } from "@unheard/shared";
+import type { ArtistTracker, ImportBatch, ImportPreview, Song } from "@unheard/shared";
 import { expect, it } from "vitest";
 import { multipart, useMembers } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
@@ -183,6 +183,46 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
     expect(p.rows.every((r) => r.reasons[0] === "Already on Unheard with these details")).toBe(true);
     const missing = await ctx.app.inject({ method: "GET", url: "/api/artists/nobody/tracker.csv" });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it("shows the artist as a tracker: eras newest first with their span and what is out, songs in leak order", async () => {
+    const artistId = (await song(ids.get("Tidewater") ?? "")).artists[0]?.id ?? "";
+    const res = await ctx.app.inject({ method: "GET", url: `/api/artists/${artistId}/tracker` });
+    expect(res.statusCode, res.body).toBe(200);
+    const t: ArtistTracker = res.json();
+    expect(t.total).toBe(8);
+    expect(t.truncated).toBe(false);
+    expect(t.counts).toEqual([
+      { availability: "og_file", count: 1 },
+      { availability: "full", count: 1 },
+      { availability: "tagged", count: 1 },
+      { availability: "beat_only", count: 1 },
+      { availability: "partial", count: 1 },
+      { availability: "snippet", count: 1 },
+      { availability: "confirmed", count: 1 },
+      { availability: "rumored", count: 1 },
+    ]);
+    expect(t.eras.map((e) => [e.name, e.from, e.to])).toEqual([
+      ["Harbor Lights", "2019-09-30", "2022-07-14"],
+      ["Salt Years", null, null],
+    ]);
+    expect(t.eras[0]?.songs.map((s) => s.title)).toEqual(["Tidewater", "Undertow", "Lantern Song", "Night Ferry"]);
+    expect(t.eras[0]?.songs[0]).toMatchObject({
+      tags: ["best"],
+      features: ["Orrin Vale"],
+      with: [],
+      trackLength: 221,
+      availability: "og_file",
+      quality: "lossless",
+      hasAudio: false,
+    });
+    expect(t.eras[1]?.counts).toEqual([
+      { availability: "beat_only", count: 1 },
+      { availability: "snippet", count: 1 },
+      { availability: "confirmed", count: 1 },
+      { availability: "rumored", count: 1 },
+    ]);
+    expect((await ctx.app.inject({ method: "GET", url: "/api/artists/nobody/tracker" })).statusCode).toBe(404);
   });
 
   it("refuses a legend that is not a map of marks to tags, changing nothing", async () => {
