@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MESSAGES } from "../messages.js";
 import { socialLinksSchema } from "./common.js";
-import { AVAILABILITIES, QUALITIES, SONG_TAGS } from "./leak.js";
+import { songSchema } from "./song.js";
 
 /** An http(s) link or nothing; anything else (javascript:, data:) is refused. */
 export const socialLinkSchema = z
@@ -125,26 +125,25 @@ export const trackerCountsSchema = z.array(
 );
 export type TrackerCounts = z.infer<typeof trackerCountsSchema>;
 
-/** One song as a row of an artist's tracker. */
-export const trackerSongSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  /** Credited artists other than the tracker's own. */
-  with: z.array(z.string()),
-  versionLabel: z.string().nullable(),
-  tags: z.array(z.enum(SONG_TAGS)),
-  aliases: z.array(z.string()),
-  features: z.array(z.string()),
-  producers: z.array(z.string()),
-  leakDate: z.string().nullable(),
-  fileDate: z.string().nullable(),
-  trackLength: z.number().nullable(),
-  availability: z.enum(AVAILABILITIES).nullable(),
-  quality: z.enum(QUALITIES).nullable(),
-  notes: z.string().nullable(),
-  hasAudio: z.boolean(),
-  coverUrl: z.string(),
-});
+/** One song as a row of an artist's tracker: the song's own fields, and the other artists credited. */
+export const trackerSongSchema = songSchema
+  .pick({
+    id: true,
+    title: true,
+    versionLabel: true,
+    tags: true,
+    aliases: true,
+    features: true,
+    producers: true,
+    leakDate: true,
+    fileDate: true,
+    trackLength: true,
+    availability: true,
+    quality: true,
+    notes: true,
+    coverUrl: true,
+  })
+  .extend({ with: z.array(z.string()), hasAudio: z.boolean() });
 export type TrackerSong = z.infer<typeof trackerSongSchema>;
 
 /** An era of an artist's tracker: its name (null: songs with no era), the span of its leaks, counts and songs. */

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database.js";
 import type { AppEvent } from "../../lib/events.js";
 import { searchNormalize } from "../../lib/search-text.js";
+import { names } from "../songs/leak-details.js";
 import { compareHits, type IndexDoc, type IndexHit, MAX_QUERY_WORDS, SearchIndex, wordsOf } from "./search-index.js";
 
 /** A song as search holds it: what it is found by and what ranks it. */
@@ -14,16 +15,6 @@ type SongEntry = {
   versionOf: string | null;
 };
 
-/** A stored JSON list of names; anything unreadable is none. */
-function namesOf(value: string | null): string[] {
-  if (!value) return [];
-  try {
-    const list = JSON.parse(value) as unknown;
-    return Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : [];
-  } catch {
-    return [];
-  }
-}
 /** A song's credit: its artist, in credit order. */
 type Credit = { song_id: string; artist_id: string; name: string };
 
@@ -102,7 +93,7 @@ export function createSearchEngine(deps: { database: Database }) {
         id: r.id,
         title: r.title,
         era: r.era,
-        aliases: namesOf(r.aliases),
+        aliases: names(r.aliases),
         popularity: Number(r.favorite_count),
         versionOf: r.version_of,
       })),

@@ -12,7 +12,7 @@ import {
 import type { SongRow } from "./songs.repo.js";
 
 /** A stored list of names (JSON text); anything unreadable reads as none. */
-function names(value: string | null): string[] {
+export function names(value: string | null): string[] {
   if (!value) return [];
   try {
     const list = JSON.parse(value) as unknown;
