@@ -313,6 +313,8 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   // artists: the shared placeholder artist; PATCH acts on the owner's own artist page
   row("GET", "/api/artists/:id", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}` })),
   row("GET", "/api/artists/:id/songs", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/songs` })),
+  row("GET", "/api/artists/:id/tracker", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/tracker` })),
+  row("GET", "/api/artists/:id/tracker.csv", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/tracker.csv` })),
   // Following is open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
   row("PUT", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
   row("DELETE", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
