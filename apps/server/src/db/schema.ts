@@ -292,7 +292,22 @@ export type JobTable = {
 export type NotificationSettingTable = { user_id: string; kind: string; enabled: Bool };
 
 /** The whole relational model of DESIGN §4. */
+/** An artist's era (issue 27): what a tracker says of the era itself; songs name it in song.era. */
+export type EraTable = {
+  id: string;
+  artist_id: string;
+  name: string;
+  name_key: string;
+  description: string | null;
+  cover_url: string | null;
+  starts_on: string | null;
+  ends_on: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 export type DB = {
+  era: EraTable;
   user: UserTable;
   session: SessionTable;
   account: AccountTable;

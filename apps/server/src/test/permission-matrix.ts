@@ -325,6 +325,14 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
       payload: { bio: fx.unique("bio"), instagram: null, twitter: null, website: null },
     })),
   ),
+  // An era's page, as the artist's own (issue 27).
+  needs(
+    "canVerifyArtists",
+    row("PUT", "/api/artists/:id/eras", [401, 403, 403, 403, 200, 200, 200], (fx) => ({
+      url: `/api/artists/${fx.ids.owner}/eras`,
+      payload: { name: "Matrix Era", description: fx.unique("era") },
+    })),
+  ),
   row("POST", "/api/admin/artists/merge", SUPER_ADMIN, async (fx) => ({
     url: "/api/admin/artists/merge",
     payload: { keepId: await freshPlaceholder(fx), mergeId: await freshPlaceholder(fx) },

@@ -149,9 +149,11 @@ export type TrackerSong = z.infer<typeof trackerSongSchema>;
 /** An era of an artist's tracker: its name (null: songs with no era), the span of its leaks, counts and songs. */
 export const trackerEraSchema = z.object({
   name: z.string().nullable(),
-  /** First and last leak date of its songs (YYYY-MM-DD), null when none has one. */
+  /** The era's span as its page says (YYYY-MM or YYYY-MM-DD), else the first and last leak date of its songs. */
   from: z.string().nullable(),
   to: z.string().nullable(),
+  description: z.string().nullable(),
+  coverUrl: z.string().nullable(),
   counts: trackerCountsSchema,
   songs: z.array(trackerSongSchema),
 });
@@ -169,3 +171,43 @@ export type ArtistTracker = z.infer<typeof artistTrackerSchema>;
 
 /** The most songs the tracker page answers with. */
 export const TRACKER_MAX_SONGS = 3000;
+
+const eraDate = z
+  .union([z.string().trim(), z.null()])
+  .optional()
+  .transform((v) => (v ? v : null))
+  .refine(
+    (v) =>
+      v === null ||
+      (/^\d{4}-(0[1-9]|1[0-2])(-\d{2})?$/.test(v) &&
+        (v.length === 7 || new Date(`${v}T00:00:00Z`).toISOString().startsWith(v))),
+    MESSAGES.invalidEraDate,
+  );
+
+/** What an artist (or an admin) says of one of the artist's eras: PUT /api/artists/:id/eras, by name. */
+export const eraInputSchema = z
+  .object({
+    name: z.string({ error: MESSAGES.eraNameRequired }).trim().min(1, MESSAGES.eraNameRequired).max(100),
+    description: z
+      .union([z.string().trim().max(2000, MESSAGES.eraDescriptionTooLong), z.null()])
+      .optional()
+      .transform((v) => (v ? v : null)),
+    coverUrl: socialLinkSchema,
+    startsOn: eraDate,
+    endsOn: eraDate,
+  })
+  .refine((e) => !e.startsOn || !e.endsOn || e.startsOn.slice(0, 7) <= e.endsOn.slice(0, 7), {
+    message: MESSAGES.eraDatesOrder,
+    path: ["endsOn"],
+  });
+export type EraInput = z.input<typeof eraInputSchema>;
+
+/** An era as saved. */
+export const eraSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  coverUrl: z.string().nullable(),
+  startsOn: z.string().nullable(),
+  endsOn: z.string().nullable(),
+});
+export type Era = z.infer<typeof eraSchema>;

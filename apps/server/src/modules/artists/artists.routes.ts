@@ -2,6 +2,8 @@ import {
   artistSchema,
   artistTrackerSchema,
   claimArtistSchema,
+  eraInputSchema,
+  eraSchema,
   followStateSchema,
   MESSAGES,
   mergeArtistsSchema,
@@ -29,6 +31,12 @@ export function artistsRoutes(
   app.get("/api/artists/:id/tracker", options(artistTrackerSchema, { params: idParams }), async (req, reply) => {
     reply.header("cache-control", PUBLIC_CACHE_CONTROL);
     return tracker.tracker(req.params.id);
+  });
+
+  // What an era is (issue 27): the artist themself, or an admin who may edit artists (as PATCH /api/artists/:id).
+  app.put("/api/artists/:id/eras", options(eraSchema, { params: idParams, body: eraInputSchema }), async (req) => {
+    const viewer = await viewers.as(await viewers.signedIn(req), "canVerifyArtists");
+    return tracker.saveEra(viewer, req.params.id, req.body);
   });
 
   // The artist's public songs as a tracker sheet, in the layout the import reads (issue 27): a round trip.

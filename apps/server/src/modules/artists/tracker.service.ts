@@ -2,6 +2,8 @@ import {
   type ArtistTracker,
   AVAILABILITY_LABELS,
   type Availability,
+  type Era,
+  type eraInputSchema,
   formatTrackLength,
   MESSAGES,
   QUALITY_LABELS,
@@ -12,8 +14,13 @@ import {
   type TrackerAvailability,
   type TrackerCounts,
 } from "@unheard/shared";
+import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
+import { newId } from "../../lib/ids.js";
+import { nameKey } from "../../lib/text.js";
+import { nowIso } from "../../lib/time.js";
+import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { csvField } from "../open-data/open-data.service.js";
 import { leakOf } from "../songs/leak-details.js";
@@ -129,7 +136,7 @@ export function createTrackerExport(deps: { database: Database }) {
         const d = leakOf(s);
         let era = eras.at(-1);
         if (!era || era.name !== d.era) {
-          era = { name: d.era, from: null, to: null, counts: [], songs: [] };
+          era = { name: d.era, from: null, to: null, description: null, coverUrl: null, counts: [], songs: [] };
           eras.push(era);
         }
         const credited = artistsOf.get(s.id) ?? [];
@@ -160,8 +167,50 @@ export function createTrackerExport(deps: { database: Database }) {
           ),
         });
       }
-      for (const era of eras) era.counts = countsOf(era.songs);
+      // What the artist's page says of each era: its description, cover and span when known.
+      const said = new Map(
+        (await db.selectFrom("era").selectAll().where("artist_id", "=", artist.id).execute()).map((e) => [
+          e.name_key,
+          e,
+        ]),
+      );
+      for (const era of eras) {
+        era.counts = countsOf(era.songs);
+        const row = era.name === null ? undefined : said.get(nameKey(era.name));
+        if (!row) continue;
+        era.description = row.description;
+        era.coverUrl = row.cover_url;
+        if (row.starts_on) era.from = row.starts_on;
+        if (row.ends_on) era.to = row.ends_on;
+      }
       return { total: songs.length, counts: countsOf(eras.flatMap((e) => e.songs)), eras, truncated };
+    },
+
+    /** Say what an era of the artist is (its description, cover, span): created or replaced by its name. */
+    async saveEra(viewer: Viewer, artistId: string, e: z.output<typeof eraInputSchema>): Promise<Era> {
+      const artist = await db
+        .selectFrom("user")
+        .select("id")
+        .where("id", "=", artistId)
+        .where("is_artist", "=", true)
+        .executeTakeFirst();
+      if (!artist) throw new AppError("not_found", MESSAGES.artistNotFound);
+      if (viewer.id !== artistId && !viewer.isAdmin) throw new AppError("forbidden", MESSAGES.artistNoPermission);
+      const now = nowIso();
+      const values = {
+        name: e.name,
+        description: e.description,
+        cover_url: e.coverUrl,
+        starts_on: e.startsOn,
+        ends_on: e.endsOn,
+        updated_at: now,
+      };
+      await db
+        .insertInto("era")
+        .values({ id: newId(), artist_id: artistId, name_key: nameKey(e.name), created_at: now, ...values })
+        .onConflict((oc) => oc.columns(["artist_id", "name_key"]).doUpdateSet(values))
+        .execute();
+      return { name: e.name, description: e.description, coverUrl: e.coverUrl, startsOn: e.startsOn, endsOn: e.endsOn };
     },
 
     /** The tracker as a CSV sheet in the layout the import reads (every public song). */

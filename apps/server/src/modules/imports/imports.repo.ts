@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB, ImportBatchTable, SongTable } from "../../db/schema.js";
+import { newId } from "../../lib/ids.js";
 import { searchWords } from "../../lib/search-text.js";
 
 type Db = Kysely<DB>;
@@ -180,6 +181,19 @@ export function createImportsRepo(database: Database) {
     },
 
     /** Record what a batch created and updated (with the values an update replaced). */
+    /** Eras of artists, created when missing (an artist's existing era, and what it says, stays as it is). */
+    async ensureEras(trx: Kysely<DB>, eras: { artist_id: string; name: string; name_key: string }[], now: string) {
+      for (let i = 0; i < eras.length; i += 200) {
+        const slice = eras.slice(i, i + 200);
+        if (slice.length === 0) break;
+        await trx
+          .insertInto("era")
+          .values(slice.map((e) => ({ id: newId(), ...e, created_at: now, updated_at: now })))
+          .onConflict((oc) => oc.columns(["artist_id", "name_key"]).doNothing())
+          .execute();
+      }
+    },
+
     async insertChanges(
       trx: Db,
       rows: { batch_id: string; song_id: string; action: "created" | "updated"; previous: string | null }[],

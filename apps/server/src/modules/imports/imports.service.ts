@@ -456,6 +456,16 @@ export function createImportsService(deps: {
       created.map((c) => ({ song_id: c.id, search_text: c.search_text ?? "" })),
     );
     await repo.insertChanges(trx, changes);
+    // Each era the new songs name becomes an era of their first credited artist (issue 27); existing ones stay.
+    const eras = new Map<string, { artist_id: string; name: string; name_key: string }>();
+    for (const [i, c] of credits.entries()) {
+      const era = created[i]?.era;
+      const artistId = c.artistIds[0];
+      if (!era || !artistId) continue;
+      const key = nameKey(era);
+      eras.set(`${artistId} ${key}`, { artist_id: artistId, name: era, name_key: key });
+    }
+    await repo.ensureEras(trx, [...eras.values()], now);
     return { created: created.length, updated, skipped };
   }
 

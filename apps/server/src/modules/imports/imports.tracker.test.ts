@@ -225,6 +225,55 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
     expect((await ctx.app.inject({ method: "GET", url: "/api/artists/nobody/tracker" })).statusCode).toBe(404);
   });
 
+  it("makes the sheet's eras the artist's, and shows what the artist's page says of an era", async () => {
+    const artistId = (await song(ids.get("Tidewater") ?? "")).artists[0]?.id ?? "";
+    const eras = await ctx.database.db
+      .selectFrom("era")
+      .select(["name", "description"])
+      .where("artist_id", "=", artistId)
+      .orderBy("name")
+      .execute();
+    expect(eras).toEqual([
+      { name: "Harbor Lights", description: null },
+      { name: "Salt Years", description: null },
+    ]);
+    const put = (cookie: string | undefined, payload: Record<string, unknown>) =>
+      ctx.app.inject({
+        method: "PUT",
+        url: `/api/artists/${artistId}/eras`,
+        payload,
+        headers: cookie ? { cookie } : {},
+      });
+    const saved = await put(boss.cookie, {
+      name: "harbor lights",
+      description: "The first album cycle, scrapped in 2020.",
+      coverUrl: "https://example.com/harbor.jpg",
+      startsOn: "2019-03",
+      endsOn: "2020-11",
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    for (const [payload, message] of [
+      [{ name: "" }, "Please enter the era's name"],
+      [{ name: "Salt Years", startsOn: "2021-13" }, "Please enter the era's dates as YYYY-MM or YYYY-MM-DD"],
+      [{ name: "Salt Years", startsOn: "2022-01", endsOn: "2021-12" }, "The era cannot end before it starts"],
+      [{ name: "Salt Years", coverUrl: "javascript:alert(1)" }, "Links must start with http:// or https://"],
+    ] as const) {
+      const res = await put(boss.cookie, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().error.message).toBe(message);
+    }
+    expect((await put(undefined, { name: "Salt Years", description: "x" })).statusCode).toBe(401);
+    const t: ArtistTracker = (await ctx.app.inject({ method: "GET", url: `/api/artists/${artistId}/tracker` })).json();
+    expect(t.eras[0]).toMatchObject({
+      name: "Harbor Lights",
+      description: "The first album cycle, scrapped in 2020.",
+      coverUrl: "https://example.com/harbor.jpg",
+      from: "2019-03",
+      to: "2020-11",
+    });
+    expect(t.eras[1]).toMatchObject({ name: "Salt Years", description: null, coverUrl: null, from: null });
+  });
+
   it("refuses a legend that is not a map of marks to tags, changing nothing", async () => {
     for (const legend of ["not json", JSON.stringify({ "⭐": "favourite" }), JSON.stringify(["⭐"])]) {
       const res = await send(ctx, "/api/imports", boss.cookie, SHEET, { ...fields, legend });
