@@ -11,10 +11,13 @@ import { ArtistAvatar } from "./artist-avatar";
 import { ArtistEditDialog } from "./artist-edit-dialog";
 import { ArtistFollowButton } from "./artist-follow-button";
 import { ArtistSocialLinks } from "./artist-social-links";
-import { ArtistTracks } from "./artist-tracks";
+import { ArtistTrackerSection } from "./artist-tracker";
 import { useArtist } from "./artists";
 
-/** /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, and the track grid. */
+/**
+ * /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, and the tracker (eras, table
+ * or the song cards).
+ */
 export function ArtistPage() {
   const { artistId = "" } = useParams();
   const artist = useArtist(artistId);
@@ -89,12 +92,7 @@ function ArtistView({ artist }: { artist: Artist }) {
 
       <ArtistAdminTools artist={artist} />
 
-      <section aria-labelledby="artist-tracks-heading" className="flex flex-col gap-4">
-        <h2 id="artist-tracks-heading" className="text-xl font-semibold text-white">
-          Tracks
-        </h2>
-        <ArtistTracks artistId={artist.id} isSelf={artist.isSelf} />
-      </section>
+      <ArtistTrackerSection artist={artist} />
 
       {artist.canEdit ? <ArtistEditDialog artist={artist} open={editing} onOpenChange={setEditing} /> : null}
     </div>

@@ -1,5 +1,5 @@
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Artist, ArtistHit, FollowState, UpdateArtistInput } from "@unheard/shared";
+import type { Artist, ArtistHit, ArtistTracker, FollowState, UpdateArtistInput } from "@unheard/shared";
 import { api, type OkResponse } from "../../lib/api/api";
 import { SONG_LISTS_KEY } from "../../lib/api/live";
 import { useSongPages } from "../songs/songs";
@@ -16,6 +16,23 @@ export const artistSongsKey = (id: string) => [...SONG_LISTS_KEY, "artist", id] 
 export function useArtist(id: string) {
   return useQuery({ queryKey: artistKey(id), queryFn: () => api.get<Artist>(`/api/artists/${enc(id)}`) });
 }
+
+/**
+ * Query key of an artist's tracker. Not under the profile's key: following cancels and patches that one, and must
+ * not cancel the tracker's first load.
+ */
+export const artistTrackerKey = (id: string) => ["artist-tracker", id] as const;
+
+/** GET /api/artists/:id/tracker: the artist's public songs by era, newest first, with counts (issue 27). */
+export function useArtistTracker(id: string) {
+  return useQuery({
+    queryKey: artistTrackerKey(id),
+    queryFn: () => api.get<ArtistTracker>(`/api/artists/${enc(id)}/tracker`),
+  });
+}
+
+/** Where an artist's tracker downloads as a CSV sheet (every public song, in the layout the import reads). */
+export const artistTrackerCsvUrl = (id: string) => `/api/artists/${enc(id)}/tracker.csv`;
 
 /** GET /api/artists/:id/songs: verified tracks (plus pending ones for the artist and admins), newest first. */
 export function useArtistSongs(id: string) {
@@ -86,10 +103,11 @@ export function useSetArtistVerified(id: string) {
  */
 export function refreshAfterFold(queryClient: QueryClient, goneId: string, keptId: string): void {
   const isGone = (key: readonly unknown[]) =>
-    (key[0] === "artist" && key[1] === goneId) ||
+    ((key[0] === "artist" || key[0] === "artist-tracker") && key[1] === goneId) ||
     (key[0] === SONG_LISTS_KEY[0] && key[1] === "artist" && key[2] === goneId);
   void queryClient.invalidateQueries({ predicate: (q) => isGone(q.queryKey), refetchType: "none" });
   void queryClient.invalidateQueries({ queryKey: artistKey(keptId) });
+  void queryClient.invalidateQueries({ queryKey: artistTrackerKey(keptId) });
   void queryClient.invalidateQueries({ queryKey: ["song"] });
   void queryClient.invalidateQueries({ queryKey: ["admin"] });
   void queryClient.invalidateQueries({ queryKey: SONG_LISTS_KEY, predicate: (q) => !isGone(q.queryKey) });
