@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
-import { as, expect, test, unique } from "./support/fixtures";
+import { MESSAGES } from "@unheard/shared";
+import { as, expect, test, toastWith, unique } from "./support/fixtures";
 import { songCard } from "./support/songs";
 
 // Issue 27 part 3: the artist page as a tracker. A one-artist sheet in the community layout is imported, and its
@@ -42,7 +43,10 @@ const fitsWidth = (page: Page) =>
 test.describe("artist tracker", () => {
   test.use({ storageState: as("super") });
 
-  test("an imported sheet shows as eras and as a sortable, filterable table; a phone gets a list", async ({ page }) => {
+  test("an imported sheet shows as eras and as a sortable, filterable table; a phone gets a list", async ({
+    page,
+    browser,
+  }) => {
     test.slow();
     const tag = unique();
     const artist = `Mara Quill ${tag}`;
@@ -102,6 +106,107 @@ test.describe("artist tracker", () => {
         await expect(harbor.getByRole("listitem").filter({ hasText: t("Undertow") })).toContainText("V2");
         await expect(tracker.getByRole("region", { name: "No era" }).getByText("May 2018")).toBeVisible();
         await shot(page, "artist-tracker-1440-eras");
+      });
+
+      await test.step("an era is described in a dialog: a bad date is refused before anything is sent", async () => {
+        const harbor = tracker.getByRole("region", { name: "Harbor Lights" });
+        // Only named eras can be described.
+        await expect(tracker.getByRole("region", { name: "No era" }).getByRole("button")).toHaveCount(0);
+        const edit = harbor.getByRole("button", { name: "Edit era Harbor Lights", exact: true });
+        const saves: string[] = [];
+        page.on("request", (r) => {
+          if (r.method() === "PUT" && r.url().endsWith("/eras")) saves.push(r.postData() ?? "");
+        });
+
+        // Escape closes it and gives the focus back to its button.
+        await edit.click();
+        const dialog = page.getByRole("dialog", { name: "Edit era “Harbor Lights”" });
+        await expect(dialog).toBeVisible();
+        // The focus is kept inside while it is open.
+        await expect(dialog.locator(":focus")).toHaveCount(1);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toBeHidden();
+        await expect(edit).toBeFocused();
+
+        await edit.click();
+        // Prefilled with what the heading shows: here the span of the era's leaks.
+        await expect(dialog.getByLabel("Description")).toHaveValue("");
+        await expect(dialog.getByLabel("Cover image link")).toHaveValue("");
+        const starts = dialog.getByLabel("Starts");
+        const ends = dialog.getByLabel("Ends");
+        await expect(starts).toHaveValue("2019-09-30");
+        await expect(ends).toHaveValue("2020-01-15");
+        await expect(starts).toHaveAccessibleDescription("YYYY-MM or YYYY-MM-DD");
+        await page.screenshot({ path: "test-results/artist-tracker-era-dialog-1440.png" });
+
+        await starts.fill("March 2019");
+        await dialog.getByRole("button", { name: "Save era" }).click();
+        await expect(starts).toHaveAccessibleDescription(MESSAGES.invalidEraDate);
+        await expect(starts).toHaveAttribute("aria-invalid", "true");
+        await expect(starts).toBeFocused();
+        // Only the bad date is flagged, not the order of a date that is not one.
+        await expect(ends).not.toHaveAttribute("aria-invalid", "true");
+        await expect(ends).toHaveAccessibleDescription("YYYY-MM or YYYY-MM-DD");
+        await expect(dialog).toBeVisible();
+        await page.screenshot({ path: "test-results/artist-tracker-era-dialog-1440-error.png" });
+        await page.setViewportSize({ width: 375, height: 812 });
+        await expect(dialog.getByRole("button", { name: "Save era" })).toBeInViewport();
+        await page.screenshot({ path: "test-results/artist-tracker-era-dialog-375.png" });
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await starts.fill("2021-01");
+        await ends.fill("2020-11");
+        await dialog.getByRole("button", { name: "Save era" }).click();
+        await expect(ends).toHaveAccessibleDescription(MESSAGES.eraDatesOrder);
+        await expect(starts).not.toHaveAttribute("aria-invalid", "true");
+        await expect(ends).toBeFocused();
+        // Cancel: nothing was sent, and the heading is as it was.
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+        await expect(dialog).toBeHidden();
+        await expect(edit).toBeFocused();
+        expect(saves).toEqual([]);
+        await expect(harbor.getByText("Sep 2019 – Jan 2020", { exact: true })).toBeVisible();
+      });
+
+      await test.step("a description and dates save and show in the era's heading", async () => {
+        const harbor = tracker.getByRole("region", { name: "Harbor Lights" });
+        const dialog = page.getByRole("dialog", { name: "Edit era “Harbor Lights”" });
+        await harbor.getByRole("button", { name: "Edit era Harbor Lights", exact: true }).click();
+        // A new opening starts from the era again, without the last attempt's messages.
+        await expect(dialog.getByLabel("Starts")).toHaveValue("2019-09-30");
+        await expect(dialog.getByLabel("Ends")).toHaveAccessibleDescription("YYYY-MM or YYYY-MM-DD");
+        const description = dialog.getByLabel("Description");
+        await description.fill("The first album cycle.");
+        await dialog.getByLabel("Starts").fill("2019-03");
+        await dialog.getByLabel("Ends").fill("2020-11");
+        await expect(description).toHaveValue("The first album cycle.");
+        const put = page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith("/eras"));
+        await dialog.getByRole("button", { name: "Save era" }).click();
+        expect((await put).postDataJSON()).toEqual({
+          name: "Harbor Lights",
+          description: "The first album cycle.",
+          coverUrl: null,
+          startsOn: "2019-03",
+          endsOn: "2020-11",
+        });
+        await expect(toastWith(page, MESSAGES.eraSaved)).toBeVisible();
+        await expect(dialog).toBeHidden();
+        await expect(harbor.getByRole("button", { name: "Edit era Harbor Lights", exact: true })).toBeFocused();
+        await expect(harbor.getByText("The first album cycle.", { exact: true })).toBeVisible();
+        await expect(harbor.getByText("Mar 2019 – Nov 2020", { exact: true })).toBeVisible();
+        await shot(page, "artist-tracker-era-saved-1440", harbor);
+
+        // A visitor sees the era as described, and no way to edit it.
+        const visitor = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+        try {
+          const other = await visitor.newPage();
+          await other.goto(page.url());
+          const theirs = other.getByRole("region", { name: "Harbor Lights" });
+          await expect(theirs.getByText("The first album cycle.", { exact: true })).toBeVisible();
+          await expect(theirs.getByText("Mar 2019 – Nov 2020", { exact: true })).toBeVisible();
+          await expect(other.getByRole("button", { name: /^Edit era/ })).toHaveCount(0);
+        } finally {
+          await visitor.close();
+        }
       });
 
       const table = tracker.getByRole("table");
@@ -167,6 +272,8 @@ test.describe("artist tracker", () => {
         await shot(page, "artist-tracker-375-rows", table);
         await tracker.getByRole("button", { name: "Eras", exact: true }).click();
         await expect(tracker.getByRole("heading", { level: 3 }).first()).toHaveText("Salt Years");
+        // Only the pencil shows on a phone; the button keeps its name.
+        await expect(tracker.getByRole("button", { name: "Edit era Salt Years", exact: true })).toBeVisible();
         expect(await fitsWidth(page)).toBe(true);
         await shot(page, "artist-tracker-375-eras");
         await page.setViewportSize({ width: 1440, height: 900 });

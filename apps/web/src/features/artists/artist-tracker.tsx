@@ -9,16 +9,17 @@ import {
   type TrackerSong,
 } from "@unheard/shared";
 import { clsx } from "clsx";
-import { Download, LayoutGrid, type LucideIcon, Rows3, Table2 } from "lucide-react";
-import { type ReactNode, useId } from "react";
+import { Download, LayoutGrid, type LucideIcon, Pencil, Rows3, Table2 } from "lucide-react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { formatReleaseDate, plural } from "../../lib/format";
-import { buttonClass } from "../../ui/button";
+import { Button, buttonClass } from "../../ui/button";
 import { LoadError } from "../../ui/list-states";
 import { Notice } from "../../ui/notice";
 import { Spinner } from "../../ui/spinner";
 import { ArtistTracks } from "./artist-tracks";
 import { artistTrackerCsvUrl, useArtistTracker } from "./artists";
+import { EraEditDialog, type NamedEra } from "./era-edit-dialog";
 import { eraSpan, type TrackerView, usedTags, viewFromParams } from "./tracker-model";
 import { AvailabilityBadge, CountsLine, QualityBadge, SongName } from "./tracker-parts";
 import { TrackerTable } from "./tracker-table";
@@ -146,7 +147,7 @@ function Tracker({ artist, tracker, cards }: { artist: Artist; tracker: ArtistTr
         ) : null}
       </div>
 
-      {view === "eras" ? <EraList tracker={tracker} /> : null}
+      {view === "eras" ? <EraList artist={artist} tracker={tracker} /> : null}
       {view === "table" ? <TrackerTable artistName={artist.name} tracker={tracker} /> : null}
       {view === "cards" ? cards : null}
     </TrackerFrame>
@@ -181,20 +182,49 @@ function ViewSwitch({ value, onChange }: { value: TrackerView; onChange: (view: 
   );
 }
 
-/** The eras, newest first: each with its span, its counts and its songs as compact rows. */
-function EraList({ tracker }: { tracker: ArtistTracker }) {
+/**
+ * The eras, newest first: each with its span, its counts and its songs as compact rows. Who may edit the artist
+ * gets 'Edit era' on each named era: one dialog, for the era last asked for.
+ */
+function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }) {
+  const [editing, setEditing] = useState<NamedEra | null>(null);
+  const [open, setOpen] = useState(false);
+  // The dialog has no Radix trigger to give focus back to: the 'Edit era' button that opened it gets it back.
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (open || !opener.current) return;
+    if (opener.current.isConnected) opener.current.focus();
+    opener.current = null;
+  }, [open]);
+  const edit = artist.canEdit
+    ? (era: NamedEra, button: HTMLElement) => {
+        opener.current = button;
+        setEditing(era);
+        setOpen(true);
+      }
+    : undefined;
+
   return (
     <div className="flex flex-col gap-5" data-testid="tracker-eras">
       {tracker.eras.map((era) => (
-        <EraSection key={era.name ?? ""} era={era} />
+        <EraSection key={era.name ?? ""} era={era} onEdit={edit} />
       ))}
+      {edit && editing ? <EraEditDialog artistId={artist.id} era={editing} open={open} onOpenChange={setOpen} /> : null}
     </div>
   );
 }
 
-function EraSection({ era }: { era: TrackerEra }) {
+function EraSection({
+  era,
+  onEdit,
+}: {
+  era: TrackerEra;
+  /** Opens the era's dialog; absent for those who may not edit the artist. */
+  onEdit: ((era: NamedEra, button: HTMLElement) => void) | undefined;
+}) {
   const headingId = useId();
   const span = eraSpan(era.from, era.to);
+  const named: NamedEra | null = era.name === null ? null : { ...era, name: era.name };
   return (
     <section
       aria-labelledby={headingId}
@@ -231,6 +261,19 @@ function EraSection({ era }: { era: TrackerEra }) {
             </p>
           ) : null}
         </div>
+        {onEdit && named ? (
+          // On a phone only the pencil shows, leaving the heading its width; the name stays "Edit era <name>".
+          <Button
+            variant="secondary"
+            size="sm"
+            className="shrink-0 max-sm:w-8 max-sm:px-0"
+            icon={<Pencil aria-hidden className="size-3.5" />}
+            onClick={(e) => onEdit(named, e.currentTarget)}
+          >
+            <span className="max-sm:sr-only">Edit era</span>
+            <span className="sr-only"> {named.name}</span>
+          </Button>
+        ) : null}
       </header>
       <ol className="divide-y divide-white/[0.05]">
         {era.songs.map((song) => (

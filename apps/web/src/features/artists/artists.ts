@@ -1,5 +1,5 @@
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Artist, ArtistHit, ArtistTracker, FollowState, UpdateArtistInput } from "@unheard/shared";
+import type { Artist, ArtistHit, ArtistTracker, Era, EraInput, FollowState, UpdateArtistInput } from "@unheard/shared";
 import { api, type OkResponse } from "../../lib/api/api";
 import { SONG_LISTS_KEY } from "../../lib/api/live";
 import { useSongPages } from "../songs/songs";
@@ -81,6 +81,19 @@ export function useUpdateArtist(id: string) {
   return useMutation({
     mutationFn: (input: UpdateArtistInput) => api.patch<Artist>(`/api/artists/${enc(id)}`, input),
     onSuccess: (artist) => queryClient.setQueryData(artistKey(id), artist),
+  });
+}
+
+/**
+ * PUT /api/artists/:id/eras: what one of the artist's eras is (description, cover, dates), by its name (the artist
+ * themself or an admin who may edit artists). Settles once the tracker has been read again, so the era's heading
+ * shows what was saved when the dialog closes.
+ */
+export function useSaveEra(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: EraInput) => api.put<Era>(`/api/artists/${enc(id)}/eras`, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: artistTrackerKey(id) }),
   });
 }
 
