@@ -154,6 +154,9 @@ export const trackerEraSchema = z.object({
   to: z.string().nullable(),
   description: z.string().nullable(),
   coverUrl: z.string().nullable(),
+  /** The span the era's page gives (null: none; `from`/`to` are then the span of its songs' leaks). */
+  startsOn: z.string().nullable(),
+  endsOn: z.string().nullable(),
   counts: trackerCountsSchema,
   songs: z.array(trackerSongSchema),
 });

@@ -136,7 +136,17 @@ export function createTrackerExport(deps: { database: Database }) {
         const d = leakOf(s);
         let era = eras.at(-1);
         if (!era || era.name !== d.era) {
-          era = { name: d.era, from: null, to: null, description: null, coverUrl: null, counts: [], songs: [] };
+          era = {
+            name: d.era,
+            from: null,
+            to: null,
+            description: null,
+            coverUrl: null,
+            startsOn: null,
+            endsOn: null,
+            counts: [],
+            songs: [],
+          };
           eras.push(era);
         }
         const credited = artistsOf.get(s.id) ?? [];
@@ -180,6 +190,8 @@ export function createTrackerExport(deps: { database: Database }) {
         if (!row) continue;
         era.description = row.description;
         era.coverUrl = row.cover_url;
+        era.startsOn = row.starts_on;
+        era.endsOn = row.ends_on;
         if (row.starts_on) era.from = row.starts_on;
         if (row.ends_on) era.to = row.ends_on;
       }

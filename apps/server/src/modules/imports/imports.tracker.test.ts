@@ -270,8 +270,16 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
       coverUrl: "https://example.com/harbor.jpg",
       from: "2019-03",
       to: "2020-11",
+      startsOn: "2019-03",
+      endsOn: "2020-11",
     });
-    expect(t.eras[1]).toMatchObject({ name: "Salt Years", description: null, coverUrl: null, from: null });
+    expect(t.eras[1]).toMatchObject({
+      name: "Salt Years",
+      description: null,
+      coverUrl: null,
+      from: null,
+      startsOn: null,
+    });
   });
 
   it("refuses a legend that is not a map of marks to tags, changing nothing", async () => {

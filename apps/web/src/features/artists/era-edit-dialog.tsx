@@ -36,8 +36,9 @@ function formOf(era: NamedEra): EraForm {
     name: era.name,
     description: era.description ?? "",
     coverUrl: era.coverUrl ?? "",
-    startsOn: era.from ?? "",
-    endsOn: era.to ?? "",
+    // The era page's own dates, not the span of its songs' leaks: saving a description must not freeze that span.
+    startsOn: era.startsOn ?? "",
+    endsOn: era.endsOn ?? "",
   };
 }
 

@@ -45,6 +45,8 @@ const tracker: ArtistTracker = {
       to: "2022-07-14",
       description: null,
       coverUrl: null,
+      startsOn: null,
+      endsOn: null,
       counts: [],
       songs: [
         song("Paper Moons", { tags: ["special"], availability: "snippet", leakDate: "2022-07-14", quality: "low" }),
@@ -62,6 +64,8 @@ const tracker: ArtistTracker = {
       to: "2019-09-30",
       description: null,
       coverUrl: null,
+      startsOn: null,
+      endsOn: null,
       counts: [],
       songs: [
         song("Tidewater", { tags: ["best", "grail"], availability: "full", leakDate: "2019-09-30" }),
@@ -74,6 +78,8 @@ const tracker: ArtistTracker = {
       to: null,
       description: null,
       coverUrl: null,
+      startsOn: null,
+      endsOn: null,
       counts: [],
       songs: [song("Loose End", { tags: ["best"] })],
     },
