@@ -13,6 +13,7 @@ const TABLES = [
   "admin",
   "audit_log",
   "edit_suggestion",
+  "era",
   "favorite",
   "fingerprint",
   "follow",
