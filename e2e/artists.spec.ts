@@ -95,8 +95,14 @@ test.describe("as an admin", () => {
     await expect(page.getByRole("button", { name: "Merge into…" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Link to account…" })).toBeVisible();
 
-    await page.getByRole("button", { name: "Edit profile" }).click();
+    // Closing a dialog gives focus back to the button that opened it (WCAG 2.4.3).
+    const editProfile = page.getByRole("button", { name: "Edit profile" });
+    await editProfile.click();
     const dialog = page.getByRole("dialog", { name: "Edit artist profile" });
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(editProfile).toBeFocused();
+    await editProfile.click();
     await dialog.getByLabel("Website").fill("javascript:alert(document.cookie)");
     await dialog.getByRole("button", { name: "Save changes" }).click();
     await expect(dialog.getByLabel("Website")).toHaveAccessibleDescription(MESSAGES.invalidLink);

@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 
 /** A Radix dialog with the app's frame: title, optional description, close button, then `children`. */
 export function DialogFrame({
@@ -17,6 +17,9 @@ export function DialogFrame({
   description?: ReactNode;
   children: ReactNode;
 }) {
+  // Radix returns focus to a Dialog.Trigger; these dialogs are opened by plain buttons, so focus went to the page's
+  // body on close. The element focused when the dialog opened gets it back (WCAG 2.4.3), if it is still there.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -24,6 +27,17 @@ export function DialogFrame({
         <Dialog.Content
           // Without a description Radix must not point at one.
           {...(description ? {} : { "aria-describedby": undefined })}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            const back = opener.current;
+            opener.current = null;
+            if (back?.isConnected) {
+              event.preventDefault();
+              back.focus();
+            }
+          }}
           className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-white/10 bg-zinc-900 p-5 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-[fade-in_150ms_ease-out] md:p-6"
         >
           <DialogHeader title={title} description={description} className="mb-4" />
