@@ -12,8 +12,16 @@ import type { OpenDataService } from "./open-data.service.js";
 const exportOptions = { schema: { tags: [OPEN_DATA_TAG] } };
 
 /** The public reads the API limit covers (GET, URL patterns as registered by their modules). */
-const READ_ROUTES = ["/api/songs", "/api/songs/:id", "/api/artists/:id", "/api/artists/:id/songs", "/api/search"];
-const EXPORT_ROUTES = ["/api/export/songs.csv", "/api/export/songs.json"];
+const READ_ROUTES = [
+  "/api/songs",
+  "/api/songs/:id",
+  "/api/artists/:id",
+  "/api/artists/:id/songs",
+  "/api/artists/:id/tracker",
+  "/api/search",
+];
+/** Downloads that read a whole catalogue, or a whole artist's (the tracker sheet, issue 27). */
+const EXPORT_ROUTES = ["/api/export/songs.csv", "/api/export/songs.json", "/api/artists/:id/tracker.csv"];
 /** The search box asks once per pause in typing: its own budget, a few times the reads'. */
 const SUGGEST_ROUTE = "/api/search/suggest";
 const SUGGESTS_PER_READ = 4;

@@ -275,4 +275,17 @@ describeEachDialect("Public API limits", (dialect) => {
     // The reads' budget is untouched by the downloads.
     expect((await get(ctx, "/api/songs", { ip })).statusCode).toBe(200);
   });
+
+  // Issue 27: an artist's tracker reads every song of the artist; its sheet is a download like the exports.
+  it("counts the artist tracker as a read and its CSV sheet as a download", async () => {
+    const ip = "198.51.100.10";
+    for (let i = 0; i < 3; i++)
+      expect((await get(ctx, "/api/artists/nobody/tracker", { ip })).headers["ratelimit-limit"]).toBe("3");
+    expect((await get(ctx, "/api/artists/nobody/tracker", { ip })).statusCode).toBe(429);
+    const other = "198.51.100.11";
+    expect((await get(ctx, "/api/artists/nobody/tracker.csv", { ip: other })).headers["ratelimit-limit"]).toBe("1");
+    const refused = await get(ctx, "/api/artists/nobody/tracker.csv", { ip: other });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(MESSAGES.tooManyExports);
+  });
 });
