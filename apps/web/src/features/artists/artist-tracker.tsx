@@ -10,7 +10,7 @@ import {
 } from "@unheard/shared";
 import { clsx } from "clsx";
 import { Download, LayoutGrid, type LucideIcon, Pencil, Rows3, Table2 } from "lucide-react";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { useSearchParams } from "react-router";
 import { formatReleaseDate, plural } from "../../lib/format";
 import { Button, buttonClass } from "../../ui/button";
@@ -189,16 +189,9 @@ function ViewSwitch({ value, onChange }: { value: TrackerView; onChange: (view: 
 function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }) {
   const [editing, setEditing] = useState<NamedEra | null>(null);
   const [open, setOpen] = useState(false);
-  // The dialog has no Radix trigger to give focus back to: the 'Edit era' button that opened it gets it back.
-  const opener = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    if (open || !opener.current) return;
-    if (opener.current.isConnected) opener.current.focus();
-    opener.current = null;
-  }, [open]);
+  // DialogFrame gives focus back to the 'Edit era' button that opened it.
   const edit = artist.canEdit
-    ? (era: NamedEra, button: HTMLElement) => {
-        opener.current = button;
+    ? (era: NamedEra) => {
         setEditing(era);
         setOpen(true);
       }
@@ -220,7 +213,7 @@ function EraSection({
 }: {
   era: TrackerEra;
   /** Opens the era's dialog; absent for those who may not edit the artist. */
-  onEdit: ((era: NamedEra, button: HTMLElement) => void) | undefined;
+  onEdit: ((era: NamedEra) => void) | undefined;
 }) {
   const headingId = useId();
   const span = eraSpan(era.from, era.to);
@@ -268,7 +261,7 @@ function EraSection({
             size="sm"
             className="shrink-0 max-sm:w-8 max-sm:px-0"
             icon={<Pencil aria-hidden className="size-3.5" />}
-            onClick={(e) => onEdit(named, e.currentTarget)}
+            onClick={() => onEdit(named)}
           >
             <span className="max-sm:sr-only">Edit era</span>
             <span className="sr-only"> {named.name}</span>
