@@ -307,6 +307,21 @@ async function mainRun(): Promise<void> {
         target: TARGETS.member,
       }),
     );
+    // Server-rendered pages (issue 28), as a browser asks for them (compressed). Every song page is a render of its
+    // own (the cycle never repeats within the shared pages' few seconds); the popular ones share their renders.
+    const page = (p: string): Req => ({ method: "GET", path: p, headers: { "accept-encoding": "br, gzip" } });
+    rows.push(await scenario("page HTML: home, visitor", base, server, () => page("/"), { target: TARGETS.pages }));
+    const popular = cycle(ids.slice(0, 100));
+    rows.push(
+      await scenario("page HTML: 100 popular songs, visitor", base, server, () => page(`/song/${popular()}`), {
+        target: TARGETS.pages,
+      }),
+    );
+    rows.push(
+      await scenario("page HTML: any song, visitor", base, server, () => page(`/song/${idCycle()}`), {
+        target: TARGETS.pages,
+      }),
+    );
     const queries = cycle(inputs.queries);
     rows.push(
       await scenario("search with a typo", base, server, () => get(`/api/search?q=${encodeURIComponent(queries())}`), {

@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const STAMP_FILE = path.join(ROOT, ".build-stamp.json");
 
 /** Never inputs of a build. */
-const SKIP_DIRS = new Set(["node_modules", "dist", ".vite", "coverage", "test-results"]);
+const SKIP_DIRS = new Set(["node_modules", "dist", "dist-ssr", ".scratch", ".vite", "coverage", "test-results"]);
 
 /** Tests are never part of a build: editing them does not make it stale. */
 const isTest = (rel) => /\.test\.tsx?$/.test(rel);
@@ -27,7 +27,8 @@ const TARGETS = {
     label: "web app",
     tool: "Vite",
     inputs: ["apps/web", ...COMMON_INPUTS],
-    output: "apps/web/dist/index.html",
+    // The browser's build and the server renderer's (apps/web/dist-ssr, decision 026) come from one command.
+    output: "apps/web/dist-ssr/entry-server.js",
     // quiet: Vite prints warnings and errors only, not its list of assets.
     build: ({ quiet }) => {
       run("npm", ["run", "build", "--silent", "-w", "@unheard/web", ...(quiet ? ["--", "--logLevel", "warn"] : [])]);

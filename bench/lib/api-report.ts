@@ -22,6 +22,8 @@ export const TARGETS = {
   writes: { text: ">= 2,000/s, no errors", pass: (r: Row) => r.rps >= 2000 && r.errors === 0 },
   /** Issue 26: what a member's own reads cost (their state is added to every answer). */
   member: { text: ">= 15% of hello-world", pass: (r: Row) => (r.share ?? 0) >= 15 },
+  /** Issue 28: server-rendered pages as a visitor (decision 026). */
+  pages: { text: ">= 10% of hello-world, p99 <= 50 ms", pass: (r: Row) => (r.share ?? 0) >= 10 && r.p99 <= 50 },
 } satisfies Record<string, Target>;
 export const RSS_TARGET_MB = 300;
 

@@ -20,12 +20,16 @@ export type RunFigures = {
   /** The same scripts as the server actually sent them (Lighthouse transfer size). */
   jsTransferBytes: number;
   scripts: Script[];
+  /** The page's HTML document: its bytes, and as sent (compressed). */
+  htmlBytes: number;
+  htmlTransferBytes: number;
 };
 
 type NetworkItem = {
   url: string;
   resourceType?: string;
   transferSize?: number;
+  resourceSize?: number;
   statusCode?: number;
   networkRequestTime?: number;
 };
@@ -85,7 +89,10 @@ export async function runLighthouse(
         transferBytes: i.transferSize ?? 0,
         gzipBytes: gzipOf(i.url, opts.dist, i.transferSize ?? 0),
       }));
+    const page = (details?.items ?? []).find((i) => i.resourceType === "Document");
     return {
+      htmlBytes: page?.resourceSize ?? 0,
+      htmlTransferBytes: page?.transferSize ?? 0,
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       lcpMs: numeric("largest-contentful-paint"),
       cls: numeric("cumulative-layout-shift"),

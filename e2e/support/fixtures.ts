@@ -7,6 +7,23 @@ import { baseURL, DEMO, type DemoRole, storageStatePath } from "./env";
  * on an uncaught exception in the page.
  */
 export const test = base.extend<{ failOnPageError: undefined }>({
+  // A server-rendered page shows its buttons before the JavaScript has made them work (decision 026): every
+  // navigation waits until the app has hydrated, as a person waits for a page to finish loading.
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const res = await goto(url, options);
+      await waitUntilHydrated(page);
+      return res;
+    };
+    page.reload = async (options) => {
+      const res = await reload(options);
+      await waitUntilHydrated(page);
+      return res;
+    };
+    await use(page);
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a destructured object.
   baseURL: async ({}, use) => {
     await use(baseURL());
@@ -23,6 +40,13 @@ export const test = base.extend<{ failOnPageError: undefined }>({
 });
 
 export { expect };
+
+/** Wait until a server-rendered page has hydrated (main.tsx marks `<html data-hydrated>`); others at once. */
+export async function waitUntilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.documentElement.dataset.hydrated !== undefined || !document.getElementById("unheard-queries"),
+  );
+}
 
 /** A short unique suffix, so parallel tests never share songs or names. */
 export function unique(): string {

@@ -5,7 +5,7 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { MESSAGES, matchPageRoute } from "@unheard/shared";
+import { MESSAGES, matchPageRoute, type PageMatch, type PageRoute } from "@unheard/shared";
 import Fastify, { type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -17,6 +17,13 @@ import { createCardCache, invalidateCards } from "./lib/card-cache.js";
 import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
+import {
+  createPageRendering,
+  loadBuiltRenderer,
+  type PageRendering,
+  type RendererModule,
+  sendRendered,
+} from "./lib/page-render.js";
 import { createPublicCache, etagOf, invalidateFor } from "./lib/public-cache.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { securityHeaders } from "./lib/security-headers.js";
@@ -55,6 +62,10 @@ import { createReportsService } from "./modules/reports/reports.service.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { createSearchService } from "./modules/search/search.service.js";
 import { createSearchEngine } from "./modules/search/search-engine.js";
+import { createPageHeads, injectHead, type PageHead } from "./modules/seo/page-head.js";
+import { createSeoRepo } from "./modules/seo/seo.repo.js";
+import { seoRoutes } from "./modules/seo/seo.routes.js";
+import { createSeoService } from "./modules/seo/seo.service.js";
 import { createSongsRepo } from "./modules/songs/songs.repo.js";
 import { songsRoutes } from "./modules/songs/songs.routes.js";
 import { createSongsService } from "./modules/songs/songs.service.js";
@@ -77,6 +88,11 @@ export type AppDeps = {
   database: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions["logger"];
+  /**
+   * The web app's server renderer (decision 026). Default: its build beside the web app (apps/web/dist-ssr), when
+   * there is one; null: none (the browser renders every page).
+   */
+  renderer?: RendererModule | null;
   /** Run background work (the job loop, the daily digest); main.ts turns this on, tests drain jobs themselves. */
   background?: boolean;
 };
@@ -95,6 +111,9 @@ declare module "fastify" {
     routeList: () => readonly { method: string; url: string }[];
   }
 }
+
+/** The pages rendered on the server for everyone (the song and artist pages too, when public). */
+const SERVER_RENDERED = new Set<PageRoute>(["home", "about", "landing"]);
 
 /** How long a visitor's answer may be served from memory when no event has cleared it. */
 const PUBLIC_CACHE_TTL_MS = 10_000;
@@ -243,9 +262,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const searchEngine = createSearchEngine({ database });
   // Search results' cards, shared the same way (issue 26).
   const cardCache = createCardCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 20_000 });
+  // The server-rendered pages (decision 026), made once the web app is known (serveWeb below).
+  let pages: PageRendering | undefined;
   events.subscribe((event) => {
     invalidateFor(publicCache, event);
     invalidateCards(cardCache, event);
+    pages?.onEvent(event);
     searchEngine.onEvent(event);
   });
   const bus: EventBus = {
@@ -253,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publish(event) {
       invalidateFor(publicCache, event);
       invalidateCards(cardCache, event);
+      pages?.onEvent(event);
       searchEngine.onEvent(event);
       return events.publish(event);
     },
@@ -391,6 +414,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     openData: createOpenDataService({ repo: createOpenDataRepo(database), publicUrl: config.publicUrl }),
     config,
   });
+  // robots.txt and the sitemaps; the pages' titles, canonical URLs and structured data (issue 28).
+  const seoRepo = createSeoRepo(database);
+  seoRoutes(app, { seo: createSeoService({ repo: seoRepo, publicUrl: config.publicUrl }) });
+  const heads = createPageHeads({ repo: seoRepo, publicUrl: config.publicUrl });
+  const headOf = (page: PageMatch, url: string) =>
+    heads.headFor(page, new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""));
   if (deps.background) {
     jobs.start();
     app.addHook("preClose", () => jobs.stop());
@@ -423,54 +452,44 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  await serveWeb(app, config.webDist ?? DEFAULT_WEB_DIST, async (urlPath, req) => {
-    // The client's pages (shared with its router): any other path is a 404, and so is a song or artist page of
-    // one that does not exist (issue 25). The client renders its not-found page from the same HTML.
-    const page = matchPageRoute(urlPath);
-    if (!page) return { found: false };
-    if (page.route === "song") {
-      const id = page.params.id ?? "";
-      const song = await songsService.visibilityOf(id);
-      if (!song) return { found: false };
-      if (isPublic(song)) return { found: true, meta: await songsService.pageMeta(id, config.publicUrl) };
-      // Pending and hidden songs exist for some viewers only, as their API answers do (visibility.ts).
-      return { found: maySee(song, await viewers.viewer(req)), perViewer: true };
-    }
-    if (page.route === "artist") return { found: await artistsService.exists(page.params.artistId ?? "") };
-    return { found: true };
-  });
+  const webDist = config.webDist ?? DEFAULT_WEB_DIST;
+  const renderer =
+    deps.renderer === undefined ? await loadBuiltRenderer(path.join(webDist, "..", "dist-ssr")) : deps.renderer;
+  if (renderer) {
+    pages = createPageRendering({ app, module: renderer, ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 500 });
+  }
+  await serveWeb(
+    app,
+    webDist,
+    async (urlPath, req) => {
+      // The client's pages (shared with its router): any other path is a 404, and so is a song or artist page of
+      // one that does not exist (issue 25). The client renders its not-found page from the same HTML.
+      const page = matchPageRoute(urlPath);
+      if (!page) return { found: false };
+      if (page.route === "song") {
+        const id = page.params.id ?? "";
+        const song = await songsService.visibilityOf(id);
+        if (!song) return { found: false };
+        if (isPublic(song)) return { found: true, head: await headOf(page, req.url), rendered: true };
+        // Pending and hidden songs exist for some viewers only, as their API answers do (visibility.ts).
+        return { found: maySee(song, await viewers.viewer(req)), perViewer: true };
+      }
+      if (page.route === "artist") {
+        const found = await artistsService.exists(page.params.artistId ?? "");
+        return { found, head: found ? await headOf(page, req.url) : undefined, rendered: true };
+      }
+      return { found: true, head: await headOf(page, req.url), rendered: SERVER_RENDERED.has(page.route) };
+    },
+    pages,
+  );
   return app;
-}
-
-/** Title and Open Graph tags for a page, so shared links preview well. */
-export type PageMeta = { title: string; description: string; url: string; audioUrl?: string };
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-
-/** index.html with the page's title and Open Graph tags in its head. */
-function withMeta(html: string, meta: PageMeta): string {
-  const tags = [
-    `<title>${escapeHtml(meta.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
-    `<meta property="og:type" content="music.song" />`,
-    `<meta property="og:site_name" content="Unheard" />`,
-    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
-    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
-    `<meta property="og:url" content="${escapeHtml(meta.url)}" />`,
-    ...(meta.audioUrl ? [`<meta property="og:audio" content="${escapeHtml(meta.audioUrl)}" />`] : []),
-    `<meta name="twitter:card" content="summary" />`,
-  ].join("\n    ");
-  // A function, not a string: a string replacement would expand "$'", "$`" and "$&" in a song's title into
-  // pieces of the page (markup in the head; e2e/xss.spec.ts).
-  return html.replace(/<title>[^<]*<\/title>/, () => tags);
 }
 
 /**
  * What the HTML answer to a page path says: whether the page exists (404 otherwise), its preview tags, and
  * whether that depends on who asks.
  */
-type WebPage = { found: boolean; meta?: PageMeta | undefined; perViewer?: boolean };
+type WebPage = { found: boolean; head?: PageHead | undefined; perViewer?: boolean; rendered?: boolean };
 
 /**
  * Serve the built web app: index.html for page paths (404 for paths no page has), a JSON 404 for unknown API
@@ -480,6 +499,7 @@ async function serveWeb(
   app: App,
   dist: string,
   pageFor: (urlPath: string, req: FastifyRequest) => Promise<WebPage>,
+  pages: PageRendering | undefined,
 ): Promise<void> {
   const indexFile = path.join(dist, "index.html");
   const hasWeb = existsSync(indexFile);
@@ -512,11 +532,16 @@ async function serveWeb(
         return { found: true };
       });
       if (page.perViewer) reply.header("vary", "cookie");
-      return reply
-        .status(page.found ? 200 : 404)
-        .type("text/html; charset=utf-8")
-        .header("cache-control", "no-cache")
-        .send(page.meta ? withMeta(indexHtml, page.meta) : indexHtml);
+      const template = page.head ? injectHead(indexHtml, page.head) : indexHtml;
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-cache");
+      if (page.found && page.rendered && pages) {
+        const doc = await pages.document(req.url, template, req.ip).catch((err) => {
+          req.log.warn({ err, url: req.url }, "server rendering failed; the browser renders the page");
+          return undefined;
+        });
+        if (doc) return sendRendered(req, reply, doc);
+      }
+      return reply.status(page.found ? 200 : 404).send(template);
     }
     return reply.status(404).send({ error: { code: "not_found", message: `No route ${req.method} ${urlPath}` } });
   });

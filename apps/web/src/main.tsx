@@ -1,23 +1,72 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { type DehydratedState, hydrate, QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode, useEffect } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { matchRoutes } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { queryClient } from "./app/query-client";
-import { createAppRouter } from "./app/router";
+import { createAppRouter, routes } from "./app/router";
+import { meKey } from "./features/accounts/me";
+import { renderedQueries } from "./lib/ssr-data";
 import { DeferredToaster, preloadToastsWhenIdle } from "./lib/toast";
 import "./index.css";
 
-const router = createAppRouter();
+/**
+ * Load the screens of the current URL before hydrating: a lazy route still loading would render the fallback
+ * instead of the server's HTML.
+ */
+async function loadInitialScreens(): Promise<void> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== "function") return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
 
-const root = document.getElementById("root");
-if (root) {
-  createRoot(root).render(
+/**
+ * The server renders every page as a visitor sees it. Once the session is known to be a member's, the lists and
+ * songs it rendered are fetched again with their own state (favourites, votes).
+ */
+function refetchForMembers(state: DehydratedState): void {
+  const rendered = new Set(state.queries.map((q) => q.queryHash));
+  const cache = queryClient.getQueryCache();
+  const stop = cache.subscribe((event) => {
+    const q = event.query;
+    if (q.queryKey[0] !== meKey[0] || q.state.status !== "success") return;
+    stop();
+    if (q.state.data) void queryClient.invalidateQueries({ predicate: (other) => rendered.has(other.queryHash) });
+  });
+}
+
+/** Marks the page interactive (`<html data-hydrated>`): before that a server-rendered button does nothing. */
+function MarkHydrated() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  return null;
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  const state = renderedQueries();
+  if (state) {
+    hydrate(queryClient, state);
+    refetchForMembers(state);
+    await loadInitialScreens();
+  }
+  const app = (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <RouterProvider router={createAppRouter()} />
         <DeferredToaster theme="dark" position="top-center" richColors closeButton duration={4000} />
+        <MarkHydrated />
       </QueryClientProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  if (state) hydrateRoot(root, app);
+  else createRoot(root).render(app);
   preloadToastsWhenIdle();
 }
+
+const root = document.getElementById("root");
+if (root) void start(root);

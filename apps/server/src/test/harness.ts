@@ -10,6 +10,7 @@ import { type Database, type Dialect, openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
 import type { App } from "../http.js";
 import type { Mailer } from "../lib/mail.js";
+import type { RendererModule } from "../lib/page-render.js";
 import { RULES_OFF_ENV } from "./rules-off.js";
 
 /** Dialects this run covers: TEST_DIALECTS=sqlite (default), postgres, or both. */
@@ -118,8 +119,8 @@ export type TestContext = {
   close(): Promise<void>;
 };
 
-/** How a test app differs from the default one: more environment, another mailer. */
-export type TestAppOptions = { env?: Record<string, string>; mailer?: Mailer };
+/** How a test app differs from the default one: more environment, another mailer, the web app's renderer. */
+export type TestAppOptions = { env?: Record<string, string>; mailer?: Mailer; renderer?: RendererModule };
 
 /** Build the app on a fresh database of `dialect`, with mail going to a temp outbox. */
 export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestContext> {
@@ -137,7 +138,13 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     ...opts.env,
   };
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
-  const app = await buildApp({ config, database, logger: false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    ...(opts.mailer ? { mailer: opts.mailer } : {}),
+    ...(opts.renderer ? { renderer: opts.renderer } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -126,6 +126,7 @@ const SIGNED_IN: Statuses = [401, 200, 200, 200, 200, 200, 200];
 const MEMBERS: Statuses = [401, 403, 200, 200, 200, 200, 200];
 const ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 403];
 const SUPER_ADMIN: Statuses = [401, 403, 403, 403, 403, 200, 403];
+const NOT_FOUND: Statuses = [404, 404, 404, 404, 404, 404, 404];
 /** A pending song: 404 to visitors and waitlisted accounts, as an unknown song (issue 24); members see it. */
 const PENDING_READ: Statuses = [404, 404, 200, 200, 200, 200, 200];
 /** A hidden song: 404 to all but admins (reads), after the sign-in checks (writes). */
@@ -482,6 +483,12 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   get("/api/export/songs.csv", EVERYONE),
   get("/api/export/songs.json", EVERYONE),
 
+  // crawlers' documents (issue 28): the same for everyone; a sitemap file that does not exist is a 404
+  get("/robots.txt", EVERYONE),
+  get("/sitemap.xml", EVERYONE),
+  get("/sitemaps/:file", EVERYONE, "/sitemaps/songs-1.xml"),
+  row("GET", "/sitemaps/:file", NOT_FOUND, () => ({ url: "/sitemaps/songs-99.xml" }), "past the last file"),
+
   // imports (issue 16): admins holding canBulkImport. A made-up batch: 404 once past the permission check.
   needs(
     "canBulkImport",
@@ -519,12 +526,17 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   get("/api/admin/jobs", ADMINS),
 ];
 
+/** Routes outside /api/ the server answers itself: the documents for crawlers (modules/seo). */
+const SERVER_DOCUMENTS = new Set(["/robots.txt", "/sitemap.xml", "/sitemaps/:file"]);
+
 /**
- * Routes the matrix does not cover, and why: not API routes (the web app's files and pages), the OpenAPI
- * document and its UI, and HEAD (Fastify mirrors every GET; the GET row covers it).
+ * Routes the matrix does not cover, and why: not API routes (the web app's files and pages; the crawlers'
+ * documents are covered), the OpenAPI document and its UI, and HEAD (Fastify mirrors every GET; the GET row
+ * covers it).
  */
 export function isMatrixRoute(route: { method: string; url: string }): boolean {
   if (route.method === "HEAD" || route.method === "OPTIONS") return false;
+  if (SERVER_DOCUMENTS.has(route.url)) return true;
   if (!route.url.startsWith("/api/")) return false;
   if (route.url === "/api/openapi.json" || route.url === "/api/docs" || route.url.startsWith("/api/docs/"))
     return false;

@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import { WaitlistBanner } from "../features/waitlist/waitlist-banner";
 import { BottomBar } from "./bottom-bar";
+import { useDataPass } from "./data-pass";
 import { NavigationProgress } from "./navigation-progress";
 import { OfflineBanner } from "./offline-banner";
 import { SideMenuContent } from "./side-menu";
@@ -8,6 +9,7 @@ import { TopBar } from "./top-bar";
 
 /** The frame of every page but /landing: side menu (desktop), top bar, main area, bottom bar (mobile). */
 export function Shell() {
+  if (useDataPass()) return <Outlet />;
   return (
     <div className="min-h-dvh bg-zinc-950 text-zinc-100">
       <a

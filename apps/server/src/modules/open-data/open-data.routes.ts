@@ -19,9 +19,19 @@ const READ_ROUTES = [
   "/api/artists/:id/songs",
   "/api/artists/:id/tracker",
   "/api/search",
+  // The sitemap index counts the songs and artists (issue 28).
+  "/sitemap.xml",
 ];
-/** Downloads that read a whole catalogue, or a whole artist's (the tracker sheet, issue 27). */
-const EXPORT_ROUTES = ["/api/export/songs.csv", "/api/export/songs.json", "/api/artists/:id/tracker.csv"];
+/**
+ * Downloads that read a whole catalogue, or a whole artist's (the tracker sheet, issue 27), or a sitemap file's
+ * block of up to 50,000 songs or artists (issue 28).
+ */
+const EXPORT_ROUTES = [
+  "/api/export/songs.csv",
+  "/api/export/songs.json",
+  "/api/artists/:id/tracker.csv",
+  "/sitemaps/:file",
+];
 /** The search box asks once per pause in typing: its own budget, a few times the reads'. */
 const SUGGEST_ROUTE = "/api/search/suggest";
 const SUGGESTS_PER_READ = 4;

@@ -33,7 +33,7 @@ import type { TrustService } from "../trust/trust.service.js";
 import { contestedUntil } from "../votes/contested.js";
 import { leakColumns, leakOf, versionKindOf } from "./leak-details.js";
 import type { FeedFilters, SongCardRow, SongRow, SongsRepo } from "./songs.repo.js";
-import { isPublic, maySee, type SongVisibility } from "./visibility.js";
+import { maySee, type SongVisibility } from "./visibility.js";
 
 /** Validated song fields (upload and edit). */
 export type SongFields = {
@@ -386,19 +386,6 @@ export function createSongsService(deps: {
 
     /** What decides who may see a song (visibility.ts), read now; undefined for an unknown song. */
     visibilityOf: (id: string) => songs.flags(id),
-
-    /** Title and description for a song page's preview (link previews fetch as visitors): verified songs only. */
-    async pageMeta(id: string, publicUrl: string) {
-      const row = await songs.findById(id);
-      if (!row || !isPublic(row)) return undefined;
-      const artists = (await songs.artistsOf([id])).map((a) => a.username).join(", ");
-      return {
-        title: `${row.title} · ${artists} · Unheard`,
-        description: `${row.title} by ${artists}. ${row.genre}, verified on Unheard, the home of unreleased music.`,
-        url: `${publicUrl}/song/${row.id}`,
-        ...(row.audio_key ? { audioUrl: `${publicUrl}/api/songs/${row.id}/audio` } : {}),
-      };
-    },
 
     async feed(
       q: { feed: "trending" | "newest"; cursor?: string | undefined; limit: number } & FeedFilters,

@@ -66,6 +66,16 @@ export const offlineError = () => new ApiError({ code: "offline", message: OFFLI
 /** The error of a request that never reached the server. */
 export const networkError = () => new ApiError({ code: "network", message: "Could not reach the server.", status: 0 });
 
+/** How a request reaches the API: the browser's fetch, or (server rendering, entry-server.tsx) the server itself. */
+export type ApiTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+let transport: ApiTransport = (path, init) => fetch(path, init);
+
+/** Send the app's API requests through `next` instead of fetch (the server's renderer answers them in-process). */
+export function setApiTransport(next: ApiTransport): void {
+  transport = next;
+}
+
 /**
  * Send a request to the API and resolve with the JSON answer; throws an ApiError when offline, unreachable or
  * refused (a refusal without a message of its own says `fallbackMessage`). An aborted request rejects as fetch does.
@@ -74,7 +84,7 @@ export async function sendRequest<T>(path: string, init: RequestInit, fallbackMe
   if (typeof navigator !== "undefined" && !navigator.onLine) throw offlineError();
   let res: Response;
   try {
-    res = await fetch(path, { ...init, credentials: "same-origin" });
+    res = await transport(path, { ...init, credentials: "same-origin" });
   } catch (err) {
     if (init.signal?.aborted) throw err;
     throw networkError();
