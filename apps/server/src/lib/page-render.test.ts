@@ -158,6 +158,11 @@ describeEachDialect("server-rendered pages", (dialect) => {
     const artist = rootHtml((await get(ctx, `/artists/${artistId}`)).body);
     expect(artist).toContain("Northbound Choir");
     expect(artist).toContain("Compass Era");
+    // An era's own page: that era alone, with its title and structured data in the head.
+    const eraPage = await get(ctx, `/artists/${artistId}?era=compass%20era`);
+    expect(rootHtml(eraPage.body)).toMatch(/All eras of (<!-- -->)?Northbound Choir/);
+    expect(eraPage.body).toMatch(/<title>Compass Era — Northbound Choir[^<]*<\/title>/);
+    expect(eraPage.body).toContain('"@type":"MusicAlbum"');
     expect(rootHtml((await get(ctx, "/about")).body)).toContain("About");
     expect((await get(ctx, "/landing")).body).toContain("unheard-queries");
   });

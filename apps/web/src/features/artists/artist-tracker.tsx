@@ -11,7 +11,7 @@ import {
 import { clsx } from "clsx";
 import { Download, LayoutGrid, type LucideIcon, Pencil, Rows3, Table2 } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { formatReleaseDate, plural } from "../../lib/format";
 import { Button, buttonClass } from "../../ui/button";
 import { LoadError } from "../../ui/list-states";
@@ -187,6 +187,10 @@ function ViewSwitch({ value, onChange }: { value: TrackerView; onChange: (view: 
  * gets 'Edit era' on each named era: one dialog, for the era last asked for.
  */
 function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }) {
+  const [params] = useSearchParams();
+  // `?era=<name>` is the era's own page (its title and structured data come from the server; decision 026).
+  const wanted = params.get("era");
+  const selected = wanted ? tracker.eras.find((era) => era.name !== null && sameEra(era.name, wanted)) : undefined;
   const [editing, setEditing] = useState<NamedEra | null>(null);
   const [open, setOpen] = useState(false);
   // DialogFrame gives focus back to the 'Edit era' button that opened it.
@@ -199,8 +203,16 @@ function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }
 
   return (
     <div className="flex flex-col gap-5" data-testid="tracker-eras">
-      {tracker.eras.map((era) => (
-        <EraSection key={era.name ?? ""} era={era} onEdit={edit} />
+      {selected ? (
+        <Link
+          to={{ search: "" }}
+          className="self-start text-sm text-violet-300 underline underline-offset-2 hover:text-violet-200"
+        >
+          All eras of {artist.name}
+        </Link>
+      ) : null}
+      {(selected ? [selected] : tracker.eras).map((era) => (
+        <EraSection key={era.name ?? ""} era={era} onEdit={edit} linked={!selected} />
       ))}
       {edit && editing ? <EraEditDialog artistId={artist.id} era={editing} open={open} onOpenChange={setOpen} /> : null}
     </div>
@@ -210,8 +222,11 @@ function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }
 function EraSection({
   era,
   onEdit,
+  linked,
 }: {
   era: TrackerEra;
+  /** The era's name links to its own page (`?era=`). */
+  linked: boolean;
   /** Opens the era's dialog; absent for those who may not edit the artist. */
   onEdit: ((era: NamedEra) => void) | undefined;
 }) {
@@ -240,7 +255,16 @@ function EraSection({
               id={headingId}
               className={clsx("text-lg font-semibold break-words", era.name ? "text-white" : "text-zinc-300")}
             >
-              {era.name ?? "No era"}
+              {era.name && linked ? (
+                <Link
+                  to={{ search: `?era=${encodeURIComponent(era.name)}` }}
+                  className="hover:text-violet-200 hover:underline focus-visible:rounded focus-visible:outline-2 focus-visible:outline-violet-400"
+                >
+                  {era.name}
+                </Link>
+              ) : (
+                (era.name ?? "No era")
+              )}
             </h3>
             {span ? <p className="text-sm text-zinc-400">{span}</p> : null}
           </div>
@@ -275,6 +299,12 @@ function EraSection({
       </ol>
     </section>
   );
+}
+
+/** Whether two era names are the same era: case and accents aside. */
+function sameEra(a: string, b: string): boolean {
+  const fold = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return fold(a) === fold(b);
 }
 
 /** One song of an era: marks, title, version, other artists; availability, quality, leak date, length. */
