@@ -1,4 +1,6 @@
 export * from "./constants.js";
+export * from "./leak-values.js";
+export * from "./links.js";
 export * from "./messages.js";
 export * from "./page-routes.js";
 export * from "./random.js";
@@ -12,7 +14,6 @@ export * from "./schemas/import.js";
 export * from "./schemas/leak.js";
 export * from "./schemas/moderation.js";
 export * from "./schemas/open-data.js";
-
 export * from "./schemas/song.js";
 export * from "./schemas/user.js";
 export * from "./schemas/vote.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRACKER_AVAILABILITY_ORDER } from "../leak-values.js";
 import { MESSAGES } from "../messages.js";
 import { socialLinksSchema } from "./common.js";
 import { songSchema } from "./song.js";
@@ -23,17 +24,6 @@ export const socialLinkSchema = z
   ])
   .optional()
   .transform((v) => (v ? v : null));
-
-/** True when a stored link may be rendered as a link. */
-export function isSafeLink(v: string | null | undefined): v is string {
-  if (!v) return false;
-  try {
-    const u = new URL(v);
-    return u.protocol === "https:" || u.protocol === "http:";
-  } catch {
-    return false;
-  }
-}
 
 export const artistSchema = z.object({
   id: z.string(),
@@ -105,18 +95,6 @@ export const notificationSettingsSchema = z.object({
 });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
-/** Issue 27: how much of each availability, with "unknown" for songs that say nothing, most circulating first. */
-export const TRACKER_AVAILABILITY_ORDER = [
-  "og_file",
-  "full",
-  "tagged",
-  "beat_only",
-  "partial",
-  "snippet",
-  "confirmed",
-  "rumored",
-  "unknown",
-] as const;
 export type TrackerAvailability = (typeof TRACKER_AVAILABILITY_ORDER)[number];
 
 /** Counts per availability, in TRACKER_AVAILABILITY_ORDER, only those above zero. */
@@ -171,9 +149,6 @@ export const artistTrackerSchema = z.object({
   truncated: z.boolean(),
 });
 export type ArtistTracker = z.infer<typeof artistTrackerSchema>;
-
-/** The most songs the tracker page answers with. */
-export const TRACKER_MAX_SONGS = 3000;
 
 const eraDate = z
   .union([z.string().trim(), z.null()])

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LEAK_FIELDS, SONG_TAGS } from "./leak.js";
+import { SONG_TAGS } from "../leak-values.js";
+import { LEAK_FIELDS } from "./leak.js";
 
 /** What a column of a tracker spreadsheet can be imported as (issue 16, bulk import); `ignore` drops it. */
 export const IMPORT_FIELDS = [

@@ -1,32 +1,9 @@
 import { z } from "zod";
 import { GENRES, RELEASE_FILTERS } from "../constants.js";
+import { AVAILABILITIES, QUALITIES, SONG_TAGS, uniqueNames } from "../leak-values.js";
+import { isAllowedSoundcloudUrl } from "../links.js";
 import { MESSAGES } from "../messages.js";
-import {
-  AVAILABILITIES,
-  leakDetailsSchema,
-  QUALITIES,
-  recordedLeakDetailsSchema,
-  SONG_TAGS,
-  uniqueNames,
-  versionOfSchema,
-} from "./leak.js";
-
-const SOUNDCLOUD_HOSTS = new Set(["soundcloud.com", "www.soundcloud.com", "m.soundcloud.com", "on.soundcloud.com"]);
-
-/** True for the SoundCloud links DESIGN §5 allows to be embedded. */
-export function isAllowedSoundcloudUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" && SOUNDCLOUD_HOSTS.has(url.hostname) && url.pathname.length > 1;
-  } catch {
-    return false;
-  }
-}
-
-/** The SoundCloud widget URL for an allowed link. */
-export function soundcloudEmbedUrl(value: string): string {
-  return `https://w.soundcloud.com/player/?url=${encodeURIComponent(value)}&color=%238b5cf6&auto_play=false&visual=false`;
-}
+import { leakDetailsSchema, recordedLeakDetailsSchema, versionOfSchema } from "./leak.js";
 
 const isoDate = z
   .string()

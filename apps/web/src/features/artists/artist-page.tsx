@@ -4,15 +4,18 @@ import { useState } from "react";
 import { useParams } from "react-router";
 import { plural } from "../../lib/format";
 import { Button } from "../../ui/button";
+import { lazyDialog } from "../../ui/lazy-dialog";
 import { usePageTitle } from "../../ui/page";
 import { ResourcePage } from "../../ui/resource-page";
 import { ArtistAdminTools } from "./artist-admin-tools";
 import { ArtistAvatar } from "./artist-avatar";
-import { ArtistEditDialog } from "./artist-edit-dialog";
 import { ArtistFollowButton } from "./artist-follow-button";
 import { ArtistSocialLinks } from "./artist-social-links";
 import { ArtistTrackerSection } from "./artist-tracker";
 import { useArtist } from "./artists";
+
+/** The edit dialog (and its form library), loaded on first open. */
+const ArtistEditDialog = lazyDialog(() => import("./artist-edit-dialog").then((m) => m.ArtistEditDialog));
 
 /**
  * /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, and the tracker (eras, table

@@ -14,15 +14,19 @@ import { type ReactNode, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { formatReleaseDate, plural } from "../../lib/format";
 import { Button, buttonClass } from "../../ui/button";
+import { lazyDialog } from "../../ui/lazy-dialog";
 import { LoadError } from "../../ui/list-states";
 import { Notice } from "../../ui/notice";
 import { Spinner } from "../../ui/spinner";
 import { ArtistTracks } from "./artist-tracks";
 import { artistTrackerCsvUrl, useArtistTracker } from "./artists";
-import { EraEditDialog, type NamedEra } from "./era-edit-dialog";
+import type { NamedEra } from "./era-edit-dialog";
 import { eraSpan, type TrackerView, usedTags, viewFromParams } from "./tracker-model";
 import { AvailabilityBadge, CountsLine, QualityBadge, SongName } from "./tracker-parts";
 import { TrackerTable } from "./tracker-table";
+
+/** The era dialog (and its form library), loaded on first open. */
+const EraEditDialog = lazyDialog(() => import("./era-edit-dialog").then((m) => m.EraEditDialog));
 
 const TRACKER_FAILED = "The tracker could not be loaded.";
 

@@ -3,7 +3,7 @@ import { clsx } from "clsx";
 import { CalendarClock } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { RELEASE_LABELS } from "../../lib/format";
-import { LeakChoiceOptions } from "./leak-fields";
+import { LeakChoiceOptions } from "./leak-choice-options";
 import type { FeedFilters, ReleaseFilter } from "./songs";
 
 const GENRE_OPTIONS = ["All", ...GENRES] as const;

@@ -1,9 +1,7 @@
 import {
-  AVAILABILITY_LABELS,
   LEAK_FIELDS,
   LEAK_LIMITS,
   type LeakField,
-  QUALITY_LABELS,
   SONG_TAG_LABELS,
   SONG_TAG_MARKS,
   SONG_TAGS,
@@ -16,6 +14,7 @@ import { type FieldValues, type UseFormReturn, useController } from "react-hook-
 import { FormTextField } from "../../ui/form-fields";
 import { FormSelectField } from "../../ui/select";
 import { FormTextArea } from "../../ui/text-area";
+import { LeakChoiceOptions } from "./leak-choice-options";
 
 /**
  * The leak detail fields of a form, as text (names comma-separated, tags as the checked tags' values
@@ -64,32 +63,10 @@ const TEXT_FIELDS: Record<
   aliases: { label: "Also known as", autoComplete: "off", placeholder: "Other title, another", hint: NAMES_HINT },
 };
 
-/** The leak details chosen from a closed list, with the labels of their values (in order). */
-const CHOICE_LABELS = { availability: AVAILABILITY_LABELS, quality: QUALITY_LABELS } as const;
 const CHOICE_FIELDS = [
   { name: "availability", label: "Availability" },
   { name: "quality", label: "Audio quality" },
 ] as const;
-
-/** The options of a leak detail choice (availability or quality), after a first one meaning none (or any). */
-export function LeakChoiceOptions({
-  choice,
-  none,
-}: {
-  choice: keyof typeof CHOICE_LABELS;
-  none: { value: string; label: string };
-}) {
-  return (
-    <>
-      <option value={none.value}>{none.label}</option>
-      {Object.entries(CHOICE_LABELS[choice]).map(([value, text]) => (
-        <option key={value} value={value}>
-          {text}
-        </option>
-      ))}
-    </>
-  );
-}
 
 /**
  * The collapsible 'Leak details' section of the upload, edit and suggest-edit forms (issue 16). Opens by itself
