@@ -71,7 +71,11 @@ async function expectClean(page: Page, seen: Watch, where: string): Promise<void
         for (const el of Array.from(document.querySelectorAll("*"))) {
           const tag = el.tagName.toLowerCase();
           const bad =
-            (tag === "script" && /__xss|alert\(|prompt\(|confirm\(/.test(el.textContent ?? "")) ||
+            // Data blocks (the server-rendered page's query data, JSON-LD) are never run; a payload's text in them
+            // is escaped JSON, and the browser parses it as data.
+            (tag === "script" &&
+              !/^application\/(ld\+)?json$/.test(el.getAttribute("type") ?? "") &&
+              /__xss|alert\(|prompt\(|confirm\(/.test(el.textContent ?? "")) ||
             ["iframe", "object", "embed", "base", "frame"].includes(tag) ||
             (tag === "meta" && el.getAttribute("http-equiv")?.toLowerCase() === "refresh") ||
             Array.from(el.attributes).some(

@@ -10,6 +10,7 @@ import { routes } from "./app/router";
 import { meKey } from "./features/accounts/me";
 import { type ApiTransport, setApiTransport } from "./lib/api/api";
 import { QUERIES_ELEMENT_ID } from "./lib/ssr-data";
+import { lazyPartsLoading } from "./ui/lazy-part";
 
 /** A rendered page: its status, the HTML inside #root, and the script that hands the data to the browser. */
 export type RenderedPage =
@@ -53,21 +54,21 @@ export function createPageRenderer(transport: ApiTransport): PageRenderer {
       return { kind: "redirect", status: context.status, location: context.headers.get("location") ?? "/" };
     }
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
-    const renderPage = (dataPass: boolean) =>
-      renderToString(
-        <StrictMode>
-          <QueryClientProvider client={queryClient}>
-            <DataPassContext value={dataPass}>
-              {/* No hydration script: the routes have no loaders, and the page's CSP allows no inline script. */}
-              <StaticRouterProvider
-                router={createStaticRouter(handler.dataRoutes, context)}
-                context={context}
-                hydrate={false}
-              />
-            </DataPassContext>
-          </QueryClientProvider>
-        </StrictMode>,
-      );
+    const tree = (dataPass: boolean) => (
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <DataPassContext value={dataPass}>
+            {/* No hydration script: the routes have no loaders, and the page's CSP allows no inline script. */}
+            <StaticRouterProvider
+              router={createStaticRouter(handler.dataRoutes, context)}
+              context={context}
+              hydrate={false}
+            />
+          </DataPassContext>
+        </QueryClientProvider>
+      </StrictMode>
+    );
+    const renderPage = (dataPass: boolean): string => renderToString(tree(dataPass));
     // Data passes render the page without its frame, to learn which queries it starts; the last pass renders it
     // whole. How many rounds of queries a route needs is remembered, so its last round is rendered whole at once
     // (a guess too low costs one more pass; too high, one more whole render).
@@ -83,13 +84,14 @@ export function createPageRenderer(transport: ApiTransport): PageRenderer {
         .filter(
           (q) => q.state.status === "pending" && q.state.fetchStatus === "idle" && !isPerViewer(q) && isEnabled(q),
         );
-      if (waiting.length === 0 || round === MAX_PASSES) {
+      const parts = lazyPartsLoading();
+      if ((waiting.length === 0 && parts.length === 0) || round === MAX_PASSES) {
         html = whole ? out : renderPage(false);
         roundsByRoute.set(route, round);
         break;
       }
       // A failed query renders as it would in the browser (its error state); the browser then tries again.
-      await Promise.all(waiting.map((q) => q.fetch().catch(() => undefined)));
+      await Promise.all([...waiting.map((q) => q.fetch().catch(() => undefined)), ...parts]);
     }
     // A page whose data could not be read (an API refusal or failure) is not worth sharing: the server sends the
     // plain page instead, and the browser asks again.

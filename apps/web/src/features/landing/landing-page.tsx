@@ -1,15 +1,22 @@
 import { MESSAGES } from "@unheard/shared";
 import { ArrowRight, BadgeCheck, CalendarClock, Headphones, Search, Sparkles } from "lucide-react";
-import { useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Brand } from "../../ui/brand";
 import { Button, LinkButton } from "../../ui/button";
 import { IconCircle } from "../../ui/icon-circle";
+import { lazyPart } from "../../ui/lazy-part";
 import { usePageTitle } from "../../ui/page";
 import { useMe } from "../accounts/me";
-import { WaitlistForm } from "../waitlist/waitlist-form";
 import { LandingPlayer } from "./landing-player";
 import { useLandingTracks } from "./landing-tracks";
+
+// The form (and its form library and schemas) loads after the page: it sits at the bottom. The server's render
+// includes it once loaded, and the browser hydrates it when its code arrives.
+const WaitlistForm = lazyPart(
+  () => import("../waitlist/waitlist-form"),
+  (m) => m.WaitlistForm,
+);
 
 const FOOTER_LINKS = [
   { to: "/", label: "Browse" },
@@ -174,13 +181,15 @@ export function LandingPage() {
                     </LinkButton>
                   </div>
                 ) : (
-                  <WaitlistForm
-                    submitLabel="Join the Waitlist"
-                    nameRef={(el) => {
-                      nameInput.current = el;
-                    }}
-                    onJoined={() => setJoined(true)}
-                  />
+                  <Suspense fallback={<div className="min-h-72" />}>
+                    <WaitlistForm
+                      submitLabel="Join the Waitlist"
+                      nameRef={(el) => {
+                        nameInput.current = el;
+                      }}
+                      onJoined={() => setJoined(true)}
+                    />
+                  </Suspense>
                 )}
               </div>
             </div>
