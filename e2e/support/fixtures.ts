@@ -6,24 +6,34 @@ import { baseURL, DEMO, type DemoRole, storageStatePath } from "./env";
  * Playwright's test with baseURL pointing at the server global setup started; every test also fails
  * on an uncaught exception in the page.
  */
-export const test = base.extend<{ failOnPageError: undefined }>({
+export const test = base.extend<{ failOnPageError: undefined }, { waitForHydration: undefined }>({
   // A server-rendered page shows its buttons before the JavaScript has made them work (decision 026): every
-  // navigation waits until the app has hydrated, as a person waits for a page to finish loading.
-  page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    const reload = page.reload.bind(page);
-    page.goto = async (url, options) => {
-      const res = await goto(url, options);
-      await waitUntilHydrated(page);
-      return res;
-    };
-    page.reload = async (options) => {
-      const res = await reload(options);
-      await waitUntilHydrated(page);
-      return res;
-    };
-    await use(page);
-  },
+  // navigation, on every page a test opens (its own contexts too), waits until the app has hydrated, as a person
+  // waits for a page to finish loading. Playwright's Page has no hook for it: its goto and reload are wrapped.
+  waitForHydration: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext();
+      const proto = Object.getPrototypeOf(await context.newPage()) as Page & { hydrationWait?: true };
+      await context.close();
+      if (!proto.hydrationWait) {
+        proto.hydrationWait = true;
+        const goto = proto.goto;
+        const reload = proto.reload;
+        proto.goto = async function (this: Page, ...args: Parameters<Page["goto"]>) {
+          const res = await goto.apply(this, args);
+          await waitUntilHydrated(this);
+          return res;
+        };
+        proto.reload = async function (this: Page, ...args: Parameters<Page["reload"]>) {
+          const res = await reload.apply(this, args);
+          await waitUntilHydrated(this);
+          return res;
+        };
+      }
+      await use(undefined);
+    },
+    { scope: "worker", auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a destructured object.
   baseURL: async ({}, use) => {
     await use(baseURL());
@@ -43,9 +53,15 @@ export { expect };
 
 /** Wait until a server-rendered page has hydrated (main.tsx marks `<html data-hydrated>`); others at once. */
 export async function waitUntilHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => document.documentElement.dataset.hydrated !== undefined || !document.getElementById("unheard-queries"),
-  );
+  await page
+    .waitForFunction(
+      () => document.documentElement.dataset.hydrated !== undefined || !document.getElementById("unheard-queries"),
+    )
+    // The page moved on meanwhile (a redirect, a test's own navigation): that page is the test's business.
+    .catch((err: Error) => {
+      if (!/context was destroyed|navigation|Target page, context or browser has been closed/i.test(err.message))
+        throw err;
+    });
 }
 
 /** A short unique suffix, so parallel tests never share songs or names. */

@@ -5,6 +5,7 @@ import { dehydrate, type Query, QueryClient, QueryClientProvider } from "@tansta
 import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
+import { AppFrame } from "./app/app-frame";
 import { DataPassContext } from "./app/data-pass";
 import { routes } from "./app/router";
 import { meKey } from "./features/accounts/me";
@@ -58,12 +59,14 @@ export function createPageRenderer(transport: ApiTransport): PageRenderer {
       <StrictMode>
         <QueryClientProvider client={queryClient}>
           <DataPassContext value={dataPass}>
-            {/* No hydration script: the routes have no loaders, and the page's CSP allows no inline script. */}
-            <StaticRouterProvider
-              router={createStaticRouter(handler.dataRoutes, context)}
-              context={context}
-              hydrate={false}
-            />
+            <AppFrame>
+              {/* No hydration script: the routes have no loaders, and the page's CSP allows no inline script. */}
+              <StaticRouterProvider
+                router={createStaticRouter(handler.dataRoutes, context)}
+                context={context}
+                hydrate={false}
+              />
+            </AppFrame>
           </DataPassContext>
         </QueryClientProvider>
       </StrictMode>

@@ -1,13 +1,14 @@
 import { type DehydratedState, hydrate, QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode, useEffect } from "react";
+import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { matchRoutes } from "react-router";
 import { RouterProvider } from "react-router/dom";
+import { AppFrame } from "./app/app-frame";
 import { queryClient } from "./app/query-client";
 import { createAppRouter, routes } from "./app/router";
 import { meKey } from "./features/accounts/me";
 import { renderedQueries } from "./lib/ssr-data";
-import { DeferredToaster, preloadToastsWhenIdle } from "./lib/toast";
+import { preloadToastsWhenIdle } from "./lib/toast";
 import "./index.css";
 
 /**
@@ -39,14 +40,6 @@ function refetchForMembers(state: DehydratedState): void {
   });
 }
 
-/** Marks the page interactive (`<html data-hydrated>`): before that a server-rendered button does nothing. */
-function MarkHydrated() {
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "";
-  }, []);
-  return null;
-}
-
 async function start(root: HTMLElement): Promise<void> {
   const state = renderedQueries();
   if (state) {
@@ -57,9 +50,9 @@ async function start(root: HTMLElement): Promise<void> {
   const app = (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={createAppRouter()} />
-        <DeferredToaster theme="dark" position="top-center" richColors closeButton duration={4000} />
-        <MarkHydrated />
+        <AppFrame>
+          <RouterProvider router={createAppRouter()} />
+        </AppFrame>
       </QueryClientProvider>
     </StrictMode>
   );
