@@ -1,31 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeEachDialect, useTestApp } from "./test/harness.js";
+import { useWebDist } from "./test/web-dist.js";
 
 const APP_JS = `console.log(${JSON.stringify("unheard ".repeat(200))});`;
 
-/**
- * A built web app for the suite's server to serve (`WEB_DIST`): files by path, written before the suite's app
- * starts (call this first) and removed after it.
- */
-function webDist(files: Record<string, string | Buffer>): string {
-  const dir = path.join(tmpdir(), `unheard-web-${randomBytes(6).toString("hex")}`);
-  beforeAll(() => {
-    for (const [name, content] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-      writeFileSync(path.join(dir, name), content);
-    }
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 describeEachDialect("server basics", (dialect) => {
-  const webDir = webDist({
+  const webDir = useWebDist({
     "index.html": '<!doctype html><title>Unheard SPA</title><div id="root"></div>',
     "assets/app-1.js": APP_JS,
     "assets/app-1.js.br": brotliCompressSync(APP_JS),
@@ -183,7 +164,7 @@ describeEachDialect("server basics", (dialect) => {
 });
 
 describeEachDialect("song page previews", (dialect) => {
-  const webDir = webDist({ "index.html": "<!doctype html><head><title>Unheard</title></head><body>SPA</body>" });
+  const webDir = useWebDist({ "index.html": "<!doctype html><head><title>Unheard</title></head><body>SPA</body>" });
   const ctx = useTestApp(dialect, { env: { WEB_DIST: webDir } });
 
   it("serves /song/:id with the song's title and Open Graph tags, escaped", async () => {

@@ -1,11 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { member, upload, verify } from "../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../test/harness.js";
+import { useWebDist } from "../test/web-dist.js";
 import type { RendererModule } from "./page-render.js";
 
 // The web app's renderer from its sources (the server loads its build, apps/web/dist-ssr, in production). A path
@@ -17,16 +14,8 @@ const TEMPLATE =
   '<!doctype html><html><head><title>Unheard</title></head><body><div id="root"></div>' +
   '<script type="module" src="/assets/index.js"></script></body></html>';
 
-/** A built web app's index.html for the suite's server (`WEB_DIST`), removed after the suite. */
-function webDist(): string {
-  const dir = path.join(tmpdir(), `unheard-web-${randomBytes(6).toString("hex")}`);
-  beforeAll(() => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "index.html"), TEMPLATE);
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+/** A built web app's index.html for the suite's server (`WEB_DIST`). */
+const webDist = () => useWebDist({ "index.html": TEMPLATE });
 
 /** The HTML inside #root, before any script: what a phone shows before the JavaScript runs. */
 function rootHtml(body: string): string {

@@ -175,6 +175,15 @@ export function everyKind(emailDigest: boolean) {
   return { kinds: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, true])), emailDigest };
 }
 
+/** GET `url` as a visitor, or with a member's cookie, from an address of its own when given. */
+export const getAs = (ctx: TestContext, url: string, opts: { cookie?: string; ip?: string } = {}) =>
+  ctx.app.inject({
+    method: "GET",
+    url,
+    headers: opts.cookie ? { cookie: opts.cookie } : {},
+    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
+  });
+
 /** The profile of the holder of `cookie`: GET /api/me. */
 export function getMe(ctx: TestContext, cookie: string) {
   return ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });

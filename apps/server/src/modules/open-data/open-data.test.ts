@@ -1,17 +1,9 @@
 import { EXPORT_CSV_COLUMNS, type ExportSong, MESSAGES } from "@unheard/shared";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertVerifiedSongs, parseCsv } from "../../test/export-fixtures.js";
-import { upload, useMembers, verify } from "../../test/fixtures.js";
+import { getAs as get, upload, useMembers, verify } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
 import { csvField } from "./open-data.service.js";
-
-const get = (ctx: TestContext, url: string, opts: { cookie?: string; ip?: string } = {}) =>
-  ctx.app.inject({
-    method: "GET",
-    url,
-    headers: opts.cookie ? { cookie: opts.cookie } : {},
-    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
-  });
 
 /** GET an export, checking the download headers: its type, a dated attachment name and a five-minute public cache. */
 async function getExport(ctx: TestContext, kind: "csv" | "json", contentType: string) {

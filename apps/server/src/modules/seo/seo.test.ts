@@ -1,44 +1,26 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { MESSAGES, PAGE_ROUTES, type PageMatch, type PageRoute } from "@unheard/shared";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { nameKey } from "../../lib/text.js";
-import { type User, upload, useMembers, verify, wavFile } from "../../test/fixtures.js";
+import { getAs as get, type User, upload, useMembers, verify, wavFile } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
+import { useWebDist } from "../../test/web-dist.js";
 import { createPageHeads, jsonLdText, type PageHead, renderHeadTags } from "./page-head.js";
 import { createSeoRepo } from "./seo.repo.js";
 import { CRAWLED_PAGES, createSeoService } from "./seo.service.js";
 
 const PUBLIC_URL = "http://localhost:3000";
 
-/** A built web app with the real index.html's head (a generic description and title) in a temp folder. */
-function webDist(): string {
-  const dir = path.join(tmpdir(), `unheard-seo-web-${randomBytes(6).toString("hex")}`);
-  beforeAll(() => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, "index.html"),
-      [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="UTF-8" />',
-        '    <meta name="description" content="Generic description." />',
-        "    <title>Unheard</title>",
-        '  </head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
-      ].join("\n"),
-    );
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-const get = (ctx: TestContext, url: string, opts: { cookie?: string; ip?: string } = {}) =>
-  ctx.app.inject({
-    method: "GET",
-    url,
-    headers: opts.cookie ? { cookie: opts.cookie } : {},
-    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
+/** A built web app with the real index.html's head (a generic description and title). */
+const webDist = () =>
+  useWebDist({
+    "index.html": [
+      "<!doctype html>",
+      '<html lang="en"><head><meta charset="UTF-8" />',
+      '    <meta name="description" content="Generic description." />',
+      "    <title>Unheard</title>",
+      '  </head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
+    ].join("\n"),
   });
 
 const XML_ENTITY = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i;
