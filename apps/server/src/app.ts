@@ -526,6 +526,13 @@ async function serveWeb(
       !urlPath.startsWith("/api/") &&
       urlPath !== "/api"
     ) {
+      // A page rendered in the last few seconds is still right (the events that change a page clear it): sent
+      // without looking the page up again.
+      const shared = pages?.peek(req.url);
+      if (shared) {
+        reply.type("text/html; charset=utf-8").header("cache-control", "no-cache");
+        return sendRendered(req, reply, shared);
+      }
       const page = await pageFor(urlPath, req).catch((err): WebPage => {
         // The page itself asks the API and shows what it finds; the status is not worth a failed answer.
         req.log.warn({ err }, "page lookup failed");

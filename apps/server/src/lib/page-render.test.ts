@@ -135,6 +135,24 @@ describeEachDialect("server-rendered pages", (dialect) => {
     expect(rootHtml((await get(ctx, "/")).body)).toContain("After Rename");
   });
 
+  it("stops sending a song's shared page the moment an admin hides it", async () => {
+    const owner = await member(ctx, "ssr-hide@example.com");
+    const song = (await upload(ctx, owner.cookie, { title: "Soon Hidden", artists: ["Vanishing Act"] })).json();
+    await verify(ctx, song.id);
+    expect(rootHtml((await get(ctx, `/song/${song.id}`)).body)).toContain("Soon Hidden");
+    const admin = await member(ctx, "ssr-hider@example.com", "admin");
+    const hide = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/songs/${song.id}/hidden`,
+      headers: { cookie: admin.cookie },
+      payload: { hidden: true },
+    });
+    expect(hide.statusCode, hide.body).toBe(200);
+    const after = await get(ctx, `/song/${song.id}`);
+    expect(after.statusCode).toBe(404);
+    expect(after.body).not.toContain("Soon Hidden");
+  });
+
   it("renders the home feed, search results, an artist page, about and landing", async () => {
     const owner = await member(ctx, "ssr-pages@example.com");
     const song = (

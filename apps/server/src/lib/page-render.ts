@@ -104,6 +104,10 @@ export function createPageRendering(opts: { app: App; module: RendererModule; tt
         (doc) => doc.html,
       );
     },
+    /** The document of `url` rendered within the last few seconds, if any. */
+    peek(url: string): Cached<RenderedDocument> | undefined {
+      return cache.peek<RenderedDocument>(url);
+    },
     /** Drop what a change makes stale: a favourite count only its song's page; any other change everything. */
     onEvent(event: AppEvent): void {
       if (event.type === "song.changed") {

@@ -65,6 +65,11 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
       inFlight.set(key, work as Promise<Cached<unknown>>);
       return work;
     },
+    /** The stored answer for `key` while it is fresh; nothing is computed. */
+    peek<T>(key: string): Cached<T> | undefined {
+      const hit = entries.get(key) as (Cached<T> & { expiresAt: number }) | undefined;
+      return hit && hit.expiresAt > now() ? hit : undefined;
+    },
     /** Forget everything: something visitors see has changed. */
     clear(): void {
       generation++;
