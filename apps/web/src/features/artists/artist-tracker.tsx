@@ -10,7 +10,7 @@ import {
 } from "@unheard/shared";
 import { clsx } from "clsx";
 import { Download, LayoutGrid, type LucideIcon, Pencil, Rows3, Table2 } from "lucide-react";
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { formatReleaseDate, plural } from "../../lib/format";
 import { Button, buttonClass } from "../../ui/button";
@@ -215,8 +215,11 @@ function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }
           All eras of {artist.name}
         </Link>
       ) : null}
+      {/* An era at a time: a server-rendered tracker hydrates in short tasks (see song-grid.tsx). */}
       {(selected ? [selected] : tracker.eras).map((era) => (
-        <EraSection key={era.name ?? ""} era={era} onEdit={edit} linked={!selected} />
+        <Suspense key={era.name ?? ""} fallback={null}>
+          <EraSection era={era} onEdit={edit} linked={!selected} />
+        </Suspense>
       ))}
       {edit && editing ? <EraEditDialog artistId={artist.id} era={editing} open={open} onOpenChange={setOpen} /> : null}
     </div>

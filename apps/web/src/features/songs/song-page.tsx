@@ -184,6 +184,8 @@ function SongDetails({ song }: { song: Song }) {
         <FullPlayer song={song} />
       </Panel>
 
+      {/* The panels below hydrate each in its own task after the top of the page (see song-grid.tsx). */}
+
       {pending || song.myVote ? (
         <Panel className="flex flex-col gap-4">
           <div>
@@ -205,49 +207,55 @@ function SongDetails({ song }: { song: Song }) {
         </Suspense>
       ) : null}
 
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <Panel className="flex flex-col gap-3">
-          <h2 className="text-lg font-semibold text-white">SoundCloud</h2>
-          {song.soundcloudUrl && isAllowedSoundcloudUrl(song.soundcloudUrl) ? (
-            <iframe
-              title={`SoundCloud player: ${song.title}`}
-              src={soundcloudEmbedUrl(song.soundcloudUrl)}
-              className="h-[166px] w-full rounded-xl border-0 bg-zinc-950"
-              loading="lazy"
-              allow="encrypted-media"
-            />
-          ) : (
-            <p className="flex items-center gap-2 text-sm text-zinc-500">
-              <Link2 aria-hidden className="size-4" />
-              {MESSAGES.linkNotAvailable}
-            </p>
-          )}
-        </Panel>
-        <Panel>
-          <h2 className="mb-3 text-lg font-semibold text-white">Details</h2>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <Detail label="Genre">{song.genre}</Detail>
-            {pending ? null : <Detail label="Release date">{formatReleaseDate(song.releaseDate)}</Detail>}
-            <Detail label="Status">
-              {pending ? "Pending verification" : `Verified ${formatTimestamp(song.verifiedAt, "")}`.trim()}
-            </Detail>
-            <Detail label="Votes">
-              {song.upvotes} up · {song.downvotes} down
-            </Detail>
-            <Detail label="Uploaded by">{song.submittedBy?.username ?? "Unknown"}</Detail>
-            <Detail label="Added">{formatTimestamp(song.createdAt)}</Detail>
-            <Detail label="Version">{song.version}</Detail>
-          </dl>
-        </Panel>
-      </div>
+      <Suspense fallback={null}>
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <Panel className="flex flex-col gap-3">
+            <h2 className="text-lg font-semibold text-white">SoundCloud</h2>
+            {song.soundcloudUrl && isAllowedSoundcloudUrl(song.soundcloudUrl) ? (
+              <iframe
+                title={`SoundCloud player: ${song.title}`}
+                src={soundcloudEmbedUrl(song.soundcloudUrl)}
+                className="h-[166px] w-full rounded-xl border-0 bg-zinc-950"
+                loading="lazy"
+                allow="encrypted-media"
+              />
+            ) : (
+              <p className="flex items-center gap-2 text-sm text-zinc-500">
+                <Link2 aria-hidden className="size-4" />
+                {MESSAGES.linkNotAvailable}
+              </p>
+            )}
+          </Panel>
+          <Panel>
+            <h2 className="mb-3 text-lg font-semibold text-white">Details</h2>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <Detail label="Genre">{song.genre}</Detail>
+              {pending ? null : <Detail label="Release date">{formatReleaseDate(song.releaseDate)}</Detail>}
+              <Detail label="Status">
+                {pending ? "Pending verification" : `Verified ${formatTimestamp(song.verifiedAt, "")}`.trim()}
+              </Detail>
+              <Detail label="Votes">
+                {song.upvotes} up · {song.downvotes} down
+              </Detail>
+              <Detail label="Uploaded by">{song.submittedBy?.username ?? "Unknown"}</Detail>
+              <Detail label="Added">{formatTimestamp(song.createdAt)}</Detail>
+              <Detail label="Version">{song.version}</Detail>
+            </dl>
+          </Panel>
+        </div>
+      </Suspense>
 
       {/* Two columns only when both panels show. */}
-      <div className={clsx("grid items-start gap-6", leakDetailRows(song).length > 0 && "lg:grid-cols-2")}>
-        <LeakDetailsPanel song={song} />
-        <VersionsPanel song={song} />
-      </div>
+      <Suspense fallback={null}>
+        <div className={clsx("grid items-start gap-6", leakDetailRows(song).length > 0 && "lg:grid-cols-2")}>
+          <LeakDetailsPanel song={song} />
+          <VersionsPanel song={song} />
+        </div>
+      </Suspense>
 
-      <SongHistory song={song} />
+      <Suspense fallback={null}>
+        <SongHistory song={song} />
+      </Suspense>
       <ReportDialog song={song} open={reportOpen} onOpenChange={setReportOpen} />
     </div>
   );
