@@ -27,9 +27,10 @@ export function AccessDenied({ message }: { message: string }) {
   return (
     <Panel className="mx-auto flex max-w-lg flex-col items-center gap-4 py-12 text-center">
       <IconCircle icon={ShieldX} className="size-12 bg-rose-500/15 text-rose-300" />
-      <p role="alert" className="text-lg font-semibold text-zinc-100">
-        {message}
-      </p>
+      {/* The page's heading; an alert, so a screen reader says it at once after a link brought the person here. */}
+      <h1 className="text-lg font-semibold text-zinc-100">
+        <span role="alert">{message}</span>
+      </h1>
       <LinkButton to="/" variant="secondary">
         Back to Home
       </LinkButton>

@@ -192,7 +192,8 @@ export function SearchBox({ className }: { className?: string }) {
           role="combobox"
           aria-autocomplete="list"
           aria-expanded={showList}
-          aria-controls={listId}
+          // Only while the list is there: an id that names nothing is an invalid reference (axe aria-valid-attr-value).
+          aria-controls={showList ? listId : undefined}
           aria-activedescendant={active >= 0 ? suggestOptionId(listId, active) : undefined}
           autoComplete="off"
           enterKeyHint="search"

@@ -41,10 +41,7 @@ function run(call: Call) {
     return;
   }
   queue.push(call);
-  if (!wanted) {
-    wanted = true;
-    for (const l of listeners) l();
-  }
+  want();
 }
 
 function make(kind?: "success" | "error" | "info" | "warning") {
@@ -65,14 +62,23 @@ export const toast = Object.assign(make(), {
 
 type ToasterProps = ComponentProps<Sonner["Toaster"]>;
 
+/** Render the Toaster now, with no toast yet. */
+function want() {
+  if (wanted) return;
+  wanted = true;
+  for (const l of listeners) l();
+}
+
 /**
  * Fetch sonner once the page has loaded and the browser is idle: after the first load, but before an action can
- * fail offline (a toast must still say so then).
+ * fail offline (a toast must still say so then). Its Toaster is mounted then too: its live region (aria-live
+ * "polite") is in the page before the first toast, as screen readers only announce changes to a region they
+ * already know, not a region that arrives with its message.
  */
 export function preloadToastsWhenIdle(): void {
   const preload = () => {
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
-    idle(() => void loadSonner().catch(() => undefined));
+    idle(() => void loadSonner().then(want, () => undefined));
   };
   if (document.readyState === "complete") preload();
   else window.addEventListener("load", preload, { once: true });
@@ -102,7 +108,7 @@ const subscribe = (l: () => void) => {
   return () => listeners.delete(l);
 };
 
-/** sonner's <Toaster>, rendered from the first toast on. */
+/** sonner's <Toaster>, rendered from the first toast on, or once sonner has been preloaded. */
 export function DeferredToaster(props: ToasterProps) {
   const show = useSyncExternalStore(
     subscribe,

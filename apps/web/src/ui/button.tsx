@@ -13,11 +13,13 @@ const base =
   "focus-visible:outline-violet-400";
 
 const variants: Record<ButtonVariant, string> = {
-  primary: "bg-violet-500 text-white shadow-lg shadow-violet-500/20 hover:bg-violet-400 active:bg-violet-600",
+  // White text keeps 4.5:1 in every state (index.css: violet-500 and its hover, violet-450).
+  primary: "bg-violet-500 text-white shadow-lg shadow-violet-500/20 hover:bg-(--color-violet-450) active:bg-violet-600",
   secondary: "border border-white/10 bg-white/5 text-zinc-100 hover:bg-white/10",
   ghost: "text-zinc-300 hover:bg-white/5 hover:text-white",
-  danger: "bg-rose-500/90 text-white hover:bg-rose-500",
-  link: "rounded-md px-0 text-violet-300 underline-offset-4 hover:text-violet-200 hover:underline",
+  danger: "bg-rose-600 text-white hover:bg-rose-700",
+  // Underlined: it often sits in a sentence, where colour alone must not tell it apart (WCAG 1.4.1).
+  link: "rounded-md px-0 text-violet-300 underline decoration-violet-300/40 underline-offset-4 hover:text-violet-200 hover:decoration-violet-200",
 };
 
 const sizes: Record<ButtonSize, string> = {

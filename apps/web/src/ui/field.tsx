@@ -67,6 +67,7 @@ export function controlClass(invalid: boolean): string {
     "w-full border bg-zinc-900/80 text-zinc-100 placeholder:text-zinc-500",
     "transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-violet-400/70",
     "disabled:cursor-not-allowed disabled:opacity-60",
-    invalid ? "border-rose-400/70" : "border-white/10 hover:border-white/20 focus:border-violet-400/60",
+    // white/35: the field's outline is what shows it is a field, 3:1 against the panel and the fill (WCAG 1.4.11).
+    invalid ? "border-rose-400/70" : "border-white/35 hover:border-white/50 focus:border-violet-400/60",
   );
 }

@@ -99,7 +99,7 @@ export function ReasonDialog({
             maxLength={500}
             rows={3}
             placeholder="Anything that helps others check it"
-            className="w-full resize-y rounded-xl border border-white/10 bg-zinc-950/60 px-3.5 py-2.5 text-[15px] text-zinc-100 placeholder:text-zinc-500 hover:border-white/20 focus:border-violet-400/60 focus:outline-none focus-visible:ring-2 focus-visible:ring-violet-400/70"
+            className="w-full resize-y rounded-xl border border-white/35 bg-zinc-950/60 px-3.5 py-2.5 text-[15px] text-zinc-100 placeholder:text-zinc-500 hover:border-white/50 focus:border-violet-400/60 focus:outline-none focus-visible:ring-2 focus-visible:ring-violet-400/70"
           />
         </div>
         <FormActions cancel={() => onOpenChange(false)} busy={submitting}>

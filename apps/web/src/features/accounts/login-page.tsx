@@ -114,7 +114,10 @@ export function LoginPage() {
       footer={
         <>
           New to Unheard?{" "}
-          <Link to="/register" className="font-medium text-violet-300 hover:text-violet-200 hover:underline">
+          <Link
+            to="/register"
+            className="font-medium text-violet-300 underline decoration-violet-300/40 underline-offset-2 hover:text-violet-200 hover:decoration-violet-200"
+          >
             Create an account
           </Link>
         </>

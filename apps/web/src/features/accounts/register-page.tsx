@@ -76,7 +76,10 @@ export function RegisterPage() {
       footer={
         <>
           Already have an account?{" "}
-          <Link to="/login" className="font-medium text-violet-300 hover:text-violet-200 hover:underline">
+          <Link
+            to="/login"
+            className="font-medium text-violet-300 underline decoration-violet-300/40 underline-offset-2 hover:text-violet-200 hover:decoration-violet-200"
+          >
             Log in
           </Link>
         </>

@@ -99,7 +99,7 @@ export function AdminUsersPage() {
           : "Find people, let them in, and make them verified contributors."
       }
       toolbar={
-        <div className="mb-5 flex max-w-md items-center gap-2 rounded-full border border-white/10 bg-zinc-900/80 px-4 focus-within:border-violet-400/60 focus-within:ring-2 focus-within:ring-violet-400/40">
+        <div className="mb-5 flex max-w-md items-center gap-2 rounded-full border border-white/35 bg-zinc-900/80 px-4 focus-within:border-violet-400/60 focus-within:ring-2 focus-within:ring-violet-400/40">
           <Search aria-hidden className="size-4 shrink-0 text-zinc-500" />
           <input
             type="search"

@@ -16,6 +16,7 @@ export function ArtistFollowButton({ artist }: { artist: Artist }) {
   if (artist.isSelf) return null;
 
   const toggle = async () => {
+    if (follow.isPending) return;
     if (!me) {
       promptLogin(MESSAGES.loginToFollow);
       return;
@@ -34,8 +35,10 @@ export function ArtistFollowButton({ artist }: { artist: Artist }) {
   return (
     <Button
       variant={artist.isFollowing ? "secondary" : "primary"}
-      // Disabled only while a change is on its way, so a double click cannot send both states.
-      disabled={follow.isPending}
+      // Inactive only while a change is on its way, so a double click cannot send both states; aria-disabled, not
+      // disabled, so a keyboard user's focus stays on it.
+      aria-disabled={follow.isPending || undefined}
+      className="aria-disabled:opacity-50"
       icon={
         artist.isFollowing ? (
           <UserCheck aria-hidden className="size-4 text-violet-300" />

@@ -116,7 +116,7 @@ function Recorder({ state, onRecord, onStop }: { state: RecognitionState; onReco
                 type="button"
                 onClick={onRecord}
                 disabled={phase !== "idle"}
-                className="relative grid size-20 place-items-center rounded-full bg-violet-500 text-white shadow-lg shadow-violet-500/30 transition-colors hover:bg-violet-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-300 disabled:opacity-50"
+                className="relative grid size-20 place-items-center rounded-full bg-violet-500 text-white shadow-lg shadow-violet-500/30 transition-colors hover:bg-(--color-violet-450) focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-300 disabled:opacity-50"
                 aria-label="Record"
               >
                 {phase === "processing" ? (

@@ -40,12 +40,22 @@ const EXAMPLE_ITEM = `{
   "createdAt": "2025-02-28T09:12:40.000Z"
 }`;
 
-/** A block of code that scrolls sideways on narrow screens instead of widening the page. */
-function Code({ children }: { children: string }) {
+/**
+ * A block of code that scrolls sideways on narrow screens instead of widening the page. It takes focus, so a keyboard
+ * can scroll it too (WCAG 2.1.1), and is a region named `label`, so a screen reader says what has focus.
+ */
+function Code({ label, children }: { label: string; children: string }) {
   return (
-    <pre className="overflow-x-auto rounded-xl border border-white/[0.06] bg-black/40 p-4 font-mono text-xs leading-relaxed text-zinc-200">
-      <code>{children}</code>
-    </pre>
+    <section
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard to be scrolled
+      tabIndex={0}
+      className="overflow-x-auto rounded-xl border border-white/[0.06] bg-black/40 p-4"
+    >
+      <pre className="font-mono text-xs leading-relaxed text-zinc-200">
+        <code>{children}</code>
+      </pre>
+    </section>
   );
 }
 
@@ -132,7 +142,7 @@ export function DevelopersPage() {
           <div className="grid min-w-0 gap-4 lg:grid-cols-2">
             <div className="flex min-w-0 flex-col gap-2">
               <h3 className="font-medium text-zinc-100">Examples</h3>
-              <Code>
+              <Code label="Examples">
                 {`# The newest verified songs, 10 at a time
 curl '${origin}/api/songs?feed=newest&limit=10'
 
@@ -148,7 +158,7 @@ curl -H 'If-None-Match: W/"<etag>"' '${origin}/api/songs/<id>'`}
             </div>
             <div className="flex min-w-0 flex-col gap-2">
               <h3 className="font-medium text-zinc-100">One song in the JSON export</h3>
-              <Code>{EXAMPLE_ITEM}</Code>
+              <Code label="One song in the JSON export">{EXAMPLE_ITEM}</Code>
             </div>
           </div>
           <p>

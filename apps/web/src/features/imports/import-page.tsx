@@ -166,7 +166,7 @@ function Importer() {
             type="file"
             accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
             onChange={chooseFile}
-            className="text-sm text-zinc-300 file:mr-3 file:rounded-full file:border-0 file:bg-violet-500 file:px-4 file:py-2 file:text-sm file:font-medium file:text-white hover:file:bg-violet-400"
+            className="text-sm text-zinc-300 file:mr-3 file:rounded-full file:border-0 file:bg-violet-500 file:px-4 file:py-2 file:text-sm file:font-medium file:text-white hover:file:bg-(--color-violet-450)"
           />
         </label>
         <div className="grid gap-4 md:grid-cols-2">

@@ -34,12 +34,15 @@ export function LandingPage() {
   usePageTitle("Early Access");
   const { me } = useMe();
   const nameInput = useRef<HTMLInputElement | null>(null);
+  // Early Access pressed while the form was still loading or hydrating: it takes focus once it is there.
+  const focusWanted = useRef(false);
   const [joined, setJoined] = useState(false);
 
   /** Every Early Access button: bring the waitlist form into view and put the cursor in it. */
   const toWaitlist = () => {
     document.getElementById("early-access")?.scrollIntoView({ behavior: smooth(), block: "center" });
-    nameInput.current?.focus({ preventScroll: true });
+    if (nameInput.current) nameInput.current.focus({ preventScroll: true });
+    else focusWanted.current = true;
   };
 
   return (
@@ -186,6 +189,10 @@ export function LandingPage() {
                       submitLabel="Join the Waitlist"
                       nameRef={(el) => {
                         nameInput.current = el;
+                        if (el && focusWanted.current) {
+                          focusWanted.current = false;
+                          el.focus({ preventScroll: true });
+                        }
                       }}
                       onJoined={() => setJoined(true)}
                     />

@@ -189,7 +189,7 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
             aria-label={`${i + 1} of ${count}: ${song.title}`}
             aria-current={i === index ? "true" : undefined}
             className={clsx(
-              "w-[72%] shrink-0 snap-center transition-all duration-300",
+              "w-[72%] shrink-0 snap-center motion-safe:transition-all motion-safe:duration-300",
               i === index ? "scale-100 opacity-100" : "scale-90 opacity-40",
             )}
           >
@@ -197,7 +197,7 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
               type="button"
               tabIndex={i === index ? -1 : 0}
               onClick={() => (i === index ? toggle() : select(i))}
-              aria-label={i === index ? `${playing ? "Pause" : "Play"} ${song.title}` : `Go to ${song.title}`}
+              // Named by the title and artists it shows, after what a press does (WCAG 2.5.3).
               className={clsx(
                 "relative block aspect-square w-full overflow-hidden rounded-2xl bg-gradient-to-br text-left shadow-xl",
                 COVERS[i % COVERS.length],
@@ -211,9 +211,10 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
                 aria-hidden
                 className={clsx(
                   "absolute top-1/2 left-1/2 size-1/3 -translate-x-1/2 -translate-y-1/2 text-white/80",
-                  i === index && playing && "animate-pulse",
+                  i === index && playing && "motion-safe:animate-pulse",
                 )}
               />
+              <span className="sr-only">{i === index ? (playing ? "Pause" : "Play") : "Go to"} </span>
               <span className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent p-4">
                 <span className="block truncate text-lg font-bold text-white">{song.title}</span>
                 <span className="block truncate text-sm text-white/75">{artistNames(song)}</span>
@@ -283,7 +284,7 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
               type="button"
               onClick={toggle}
               aria-label={playing ? "Pause" : "Play"}
-              className="grid size-14 place-items-center rounded-full bg-white text-zinc-950 shadow-lg shadow-fuchsia-500/30 transition-transform hover:scale-105 active:scale-95"
+              className="grid size-14 place-items-center rounded-full bg-white text-zinc-950 shadow-lg shadow-fuchsia-500/30 motion-safe:transition-transform motion-safe:hover:scale-105 motion-safe:active:scale-95"
             >
               {playing ? (
                 <Pause aria-hidden className="size-6 fill-current" />
@@ -304,7 +305,8 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
           <span aria-hidden className="size-10" />
         </div>
 
-        <div className="flex items-center justify-center gap-1.5">
+        {/* Each dot sits in a 24 px target (WCAG 2.5.8), the dot itself as small as before. */}
+        <div className="flex items-center justify-center">
           {tracks.map((song, i) => (
             <button
               key={song.id}
@@ -312,11 +314,16 @@ export function LandingPlayer({ tracks }: { tracks: Song[] }) {
               onClick={() => select(i)}
               aria-label={`Track ${i + 1}: ${song.title}`}
               aria-current={i === index ? "true" : undefined}
-              className={clsx(
-                "h-1.5 rounded-full transition-all",
-                i === index ? "w-6 bg-fuchsia-400" : "w-1.5 bg-white/25 hover:bg-white/50",
-              )}
-            />
+              className="group grid h-6 min-w-6 place-items-center rounded-full px-[3px]"
+            >
+              <span
+                aria-hidden
+                className={clsx(
+                  "h-1.5 rounded-full motion-safe:transition-all",
+                  i === index ? "w-6 bg-fuchsia-400" : "w-1.5 bg-white/40 group-hover:bg-white/60",
+                )}
+              />
+            </button>
           ))}
         </div>
 

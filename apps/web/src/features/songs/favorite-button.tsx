@@ -35,10 +35,11 @@ export function FavoriteButton({ song, size = "sm" }: { song: Song; size?: "sm" 
       type="button"
       onClick={onClick}
       aria-pressed={on}
-      aria-label={`${on ? "Remove from favorites" : "Add to favorites"}: ${song.title}`}
+      // Named by what it shows (WCAG 2.5.3): "6 favorites: <title>", pressed or not; the title says what a press does.
       title={on ? "Remove from favorites" : "Add to favorites"}
       className={clsx(
-        "inline-flex shrink-0 items-center gap-1.5 rounded-full border font-medium tabular-nums transition-colors",
+        // relative: holds the sr-only text, which would otherwise widen a scrolling row's page (absolute, out of it).
+        "relative inline-flex shrink-0 items-center gap-1.5 rounded-full border font-medium tabular-nums transition-colors",
         "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400",
         size === "sm" ? "h-8 px-2.5 text-sm" : "h-10 px-4 text-sm",
         on
@@ -52,6 +53,9 @@ export function FavoriteButton({ song, size = "sm" }: { song: Song; size?: "sm" 
         fill={on ? "currentColor" : "none"}
       />
       <span data-testid="favorite-count">{song.favoriteCount.toLocaleString()}</span>
+      <span className="sr-only">
+        {song.favoriteCount === 1 ? " favorite" : " favorites"}: {song.title}
+      </span>
     </button>
   );
 }

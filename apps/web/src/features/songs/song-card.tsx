@@ -104,7 +104,7 @@ export function SongCard({
               </Heading>
               <VersionLabelBadge song={song} size="sm" />
             </div>
-            <ArtistLinks song={song} className="mt-0.5 block truncate text-sm text-zinc-400" />
+            <ArtistLinks song={song} className="mt-1 block truncate text-sm text-zinc-400" />
             <p className="mt-0.5 text-xs text-zinc-500 sm:hidden">{song.genre}</p>
             {song.versionCount > 0 ? (
               <p className="mt-1.5">

@@ -142,7 +142,10 @@ export function VersionsPanel({ song }: { song: Song }) {
       {song.versionOf ? (
         <p data-testid="version-of" className="text-sm text-zinc-300">
           {VERSION_KIND_LABELS[song.versionOf.kind]}{" "}
-          <Link to={songPath(song.versionOf.id)} className="font-medium text-violet-300 hover:underline">
+          <Link
+            to={songPath(song.versionOf.id)}
+            className="font-medium text-violet-300 underline decoration-violet-300/40 underline-offset-2 hover:decoration-violet-300"
+          >
             {song.versionOf.title}
           </Link>
         </p>
@@ -199,7 +202,10 @@ export function VersionSuggestion({ song }: { song: Song }) {
     <div className="flex flex-col gap-2 rounded-xl border border-violet-400/20 bg-violet-500/[0.06] p-3">
       <p className="text-sm text-zinc-300">
         The audio matches{" "}
-        <Link to={songPath(target.songId)} className="font-medium text-violet-200 hover:underline">
+        <Link
+          to={songPath(target.songId)}
+          className="font-medium text-violet-200 underline decoration-violet-200/40 underline-offset-2 hover:decoration-violet-200"
+        >
           {target.title}
         </Link>
         . Is this a version of it?

@@ -18,7 +18,8 @@ export function VoteProgress({ song, className }: { song: Song; className?: stri
   const label = `${song.net} / ${VERIFICATION_THRESHOLD}`;
   return (
     <div className={clsx("flex flex-col gap-1.5", className)}>
-      <div className="flex items-center justify-between text-xs">
+      {/* Announced when it changes, from a vote here or live from others: "Net votes 2 / 3". */}
+      <div aria-live="polite" aria-atomic="true" className="flex items-center justify-between text-xs">
         <span className="font-medium text-zinc-400">Net votes</span>
         <span data-testid="vote-net" className="font-semibold tabular-nums text-zinc-100">
           {label}
@@ -136,7 +137,8 @@ export function VoteButtons({
             active={song.myVote === direction}
             compact={compact}
             busy={busy === direction}
-            disabled={own || busy !== null}
+            disabled={own}
+            waiting={busy !== null}
             onClick={direction === "up" ? onUp : onDown}
           />
         ))}
@@ -174,6 +176,7 @@ function VoteButton({
   compact,
   busy,
   disabled,
+  waiting,
   onClick,
 }: {
   direction: Direction;
@@ -182,6 +185,8 @@ function VoteButton({
   compact: boolean;
   busy: boolean;
   disabled: boolean;
+  /** A vote is on its way: presses are ignored, but the button keeps focus (a disabled one would drop it). */
+  waiting: boolean;
   onClick: () => void;
 }) {
   const up = direction === "up";
@@ -190,14 +195,15 @@ function VoteButton({
   return (
     <button
       type="button"
-      onClick={onClick}
+      onClick={waiting ? undefined : onClick}
       disabled={disabled}
+      aria-disabled={waiting || undefined}
       aria-pressed={active}
-      aria-label={`${label} (${count})`}
+      // Named by its text, "Upvote 2" (WCAG 2.5.3); on a card only the count shows and the word is for screen readers.
       title={active ? `Remove your ${label.toLowerCase()}` : label}
       className={clsx(
-        "inline-flex h-9 flex-1 items-center justify-center gap-2 rounded-full border px-3 text-sm font-medium tabular-nums transition-colors",
-        "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400 disabled:cursor-not-allowed disabled:opacity-50",
+        "relative inline-flex h-9 flex-1 items-center justify-center gap-2 rounded-full border px-3 text-sm font-medium tabular-nums transition-colors",
+        "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:opacity-50",
         active
           ? up
             ? "border-emerald-400/50 bg-emerald-500/20 text-emerald-200"
@@ -210,7 +216,7 @@ function VoteButton({
         className={clsx("size-4", busy && "animate-spin")}
         fill={active && !busy ? "currentColor" : "none"}
       />
-      {compact ? null : <span>{label}</span>}
+      <span className={compact ? "sr-only" : undefined}>{label}</span>{" "}
       <span className={compact ? "" : "text-xs opacity-70"}>{count}</span>
     </button>
   );
