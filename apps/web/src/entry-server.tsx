@@ -18,8 +18,12 @@ export type RenderedPage =
   | { kind: "page"; status: number; html: string; dataScript: string; failed: boolean }
   | { kind: "redirect"; status: number; location: string };
 
-/** Renders one URL as a visitor sees it. */
-export type PageRenderer = (url: string) => Promise<RenderedPage>;
+/** Renders one URL as a visitor sees it, its API requests answered by `transport`. */
+export type PageRenderer = (url: string, transport: ApiTransport) => Promise<RenderedPage>;
+
+/** Between renders' fetches no request may leave: a query started at another moment would use the wrong asker. */
+const outsideFetches: ApiTransport = (path) =>
+  Promise.reject(new Error(`The API request ${path} was not started by a render's fetches`));
 
 // Queries a page starts in the render are fetched and the page rendered again, until none is left waiting (a song
 // page's history waits for the song: two rounds); more would mean a render loop.
@@ -45,11 +49,11 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** The renderer; `transport` answers the pages' API requests (the server's own routes, as a visitor). */
-export function createPageRenderer(transport: ApiTransport): PageRenderer {
-  setApiTransport(transport);
+/** The renderer; each render's `transport` answers its API requests (the server's own routes, as a visitor). */
+export function createPageRenderer(): PageRenderer {
+  setApiTransport(outsideFetches);
   const handler = createStaticHandler(routes);
-  return async (url) => {
+  return async (url, transport) => {
     const context = await handler.query(new Request(url));
     if (context instanceof Response) {
       return { kind: "redirect", status: context.status, location: context.headers.get("location") ?? "/" };
@@ -94,7 +98,17 @@ export function createPageRenderer(transport: ApiTransport): PageRenderer {
         break;
       }
       // A failed query renders as it would in the browser (its error state); the browser then tries again.
-      await Promise.all([...waiting.map((q) => q.fetch().catch(() => undefined)), ...parts]);
+      // The app's API client has one transport; this render's is in place only while its fetches start. A query
+      // calls its function, and the request leaves, synchronously within fetch() (TanStack's retryer starts at
+      // once), so concurrent renders never share one; a request started later fails and the page is sent plain.
+      setApiTransport(transport);
+      let fetches: Promise<unknown>[];
+      try {
+        fetches = waiting.map((q) => q.fetch().catch(() => undefined));
+      } finally {
+        setApiTransport(outsideFetches);
+      }
+      await Promise.all([...fetches, ...parts]);
     }
     // A page whose data could not be read (an API refusal or failure) is not worth sharing: the server sends the
     // plain page instead, and the browser asks again.

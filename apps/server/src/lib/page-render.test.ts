@@ -197,4 +197,25 @@ describeEachDialect("server-rendered pages under the per-address limits", (diale
     const other = await from("10.1.1.1");
     expect(rootHtml(other.body)).toContain("Limited Song");
   });
+
+  it("keeps concurrent renders' requests apart: each counts against its own asker", async () => {
+    const owner = await member(ctx, "ssr-race@example.com");
+    const songs = [];
+    for (const title of ["Race One", "Race Two", "Race Three", "Race Four"]) {
+      const song = (await upload(ctx, owner.cookie, { title, artists: ["Race Band"] })).json();
+      await verify(ctx, song.id);
+      songs.push(song);
+    }
+    for (let i = 0; i < 3; i++) await ctx.app.inject({ method: "GET", url: "/api/songs", remoteAddress: "10.7.7.7" });
+    // Limited and unlimited askers at once, on pages no one has rendered yet.
+    const pages = await Promise.all(
+      songs.map((song, i) =>
+        ctx.app.inject({ method: "GET", url: `/song/${song.id}`, remoteAddress: i % 2 ? "10.7.7.7" : `10.8.8.${i}` }),
+      ),
+    );
+    pages.forEach((page, i) => {
+      if (i % 2) expect(page.body, `limited ${i}`).toContain('<div id="root"></div>');
+      else expect(rootHtml(page.body), `free ${i}`).toContain(songs[i].title);
+    });
+  });
 });

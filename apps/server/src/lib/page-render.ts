@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,14 +16,14 @@ export type RenderedPage =
   | { kind: "page"; status: number; html: string; dataScript: string; failed: boolean }
   | { kind: "redirect"; status: number; location: string };
 
-/** The web app's renderer: a URL as a visitor sees it. */
-export type PageRenderer = (url: string) => Promise<RenderedPage>;
-
 /** How the renderer's API requests are answered (the web app's ApiTransport). */
 type Transport = (path: string, init: RequestInit) => Promise<Response>;
 
+/** The web app's renderer: a URL as a visitor sees it, its API requests answered by `transport`. */
+export type PageRenderer = (url: string, transport: Transport) => Promise<RenderedPage>;
+
 /** The built renderer's module (vite build --ssr; decision 026). */
-export type RendererModule = { createPageRenderer(transport: Transport): PageRenderer };
+export type RendererModule = { createPageRenderer(): PageRenderer };
 
 /** A server-rendered page as sent: the whole document and its compressed copies. */
 export type RenderedDocument = { status: number; html: string; gzip: Buffer; br: Buffer };
@@ -39,34 +38,37 @@ export async function loadBuiltRenderer(ssrDist: string): Promise<RendererModule
   return (await import(pathToFileURL(file).href)) as RendererModule;
 }
 
-// Which app answers a render's API requests, and for whom: the render's requests count against the address of
-// the visitor whose request caused it, as the browser's own requests would (the public reads' per-address limits).
-// Per render, not per renderer: a process may hold several apps (the tests), and the renderer module is one.
-const renderContext = new AsyncLocalStorage<{ app: App; address: string }>();
 const renderers = new WeakMap<RendererModule, PageRenderer>();
 
-/** The module's renderer, its API requests answered in-process by the app whose request is being rendered. */
+/** The module's renderer, made once (a process may build several apps: the tests). */
 function rendererOf(module: RendererModule): PageRenderer {
   let render = renderers.get(module);
   if (!render) {
-    render = module.createPageRenderer(async (urlPath, init) => {
-      const ctx = renderContext.getStore();
-      if (!ctx) throw new Error("A render's API request outside a render");
-      if (init.method && init.method !== "GET") throw new Error(`The renderer sent ${init.method} ${urlPath}`);
-      const res = await ctx.app.inject({
-        method: "GET",
-        url: urlPath,
-        headers: { accept: "application/json" },
-        remoteAddress: ctx.address,
-      });
-      return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : res.rawPayload, {
-        status: res.statusCode,
-        headers: { "content-type": String(res.headers["content-type"] ?? "application/json") },
-      });
-    });
+    render = module.createPageRenderer();
     renderers.set(module, render);
   }
   return render;
+}
+
+/**
+ * The API as a render reaches it: `app` answers in-process, and the requests count against the address of the
+ * visitor whose request caused the render, as the browser's own requests would (the public reads' limits). No
+ * AsyncLocalStorage: on Node 20 one instance slows every promise in the process (the feeds ran at half speed).
+ */
+function transportFor(app: App, address: string): Transport {
+  return async (urlPath, init) => {
+    if (init.method && init.method !== "GET") throw new Error(`The renderer sent ${init.method} ${urlPath}`);
+    const res = await app.inject({
+      method: "GET",
+      url: urlPath,
+      headers: { accept: "application/json" },
+      remoteAddress: address,
+    });
+    return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : res.rawPayload, {
+      status: res.statusCode,
+      headers: { "content-type": String(res.headers["content-type"] ?? "application/json") },
+    });
+  };
 }
 
 /**
@@ -86,21 +88,20 @@ export function createPageRendering(opts: { app: App; module: RendererModule; tt
     async document(url: string, template: string, address: string): Promise<Cached<RenderedDocument>> {
       return cache.through(
         url,
-        () =>
-          renderContext.run({ app: opts.app, address }, async () => {
-            const page = await render(`http://unheard.local${url}`);
-            if (page.kind === "redirect") throw new Error(`The page ${url} redirects to ${page.location}`);
-            if (page.failed) throw new Error(`The page ${url} could not load its data`);
-            const html = template.replace(
-              /<div id="root"><\/div>/,
-              () => `<div id="root">${page.html}</div>${page.dataScript}`,
-            );
-            const [gzip, br] = await Promise.all([
-              gz(html, { level: 6 }),
-              brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-            ]);
-            return { status: page.status, html, gzip, br };
-          }),
+        async () => {
+          const page = await render(`http://unheard.local${url}`, transportFor(opts.app, address));
+          if (page.kind === "redirect") throw new Error(`The page ${url} redirects to ${page.location}`);
+          if (page.failed) throw new Error(`The page ${url} could not load its data`);
+          const html = template.replace(
+            /<div id="root"><\/div>/,
+            () => `<div id="root">${page.html}</div>${page.dataScript}`,
+          );
+          const [gzip, br] = await Promise.all([
+            gz(html, { level: 6 }),
+            brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+          ]);
+          return { status: page.status, html, gzip, br };
+        },
         (doc) => doc.html,
       );
     },
