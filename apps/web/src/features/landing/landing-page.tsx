@@ -1,6 +1,6 @@
 import { MESSAGES } from "@unheard/shared";
 import { ArrowRight, BadgeCheck, CalendarClock, Headphones, Search, Sparkles } from "lucide-react";
-import { Suspense, useRef, useState } from "react";
+import { Suspense, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Brand } from "../../ui/brand";
 import { Button, LinkButton } from "../../ui/button";
@@ -37,6 +37,26 @@ export function LandingPage() {
   // Early Access pressed while the form was still loading or hydrating: it takes focus once it is there.
   const focusWanted = useRef(false);
   const [joined, setJoined] = useState(false);
+  // One element for the page's life: the page re-renders as the session loads, and a changed element would make
+  // React drop the server's HTML of a part whose code is still loading and show its fallback (a layout shift).
+  const waitlistForm = useMemo(
+    () => (
+      <Suspense fallback={<div className="min-h-72" />}>
+        <WaitlistForm
+          submitLabel="Join the Waitlist"
+          nameRef={(el) => {
+            nameInput.current = el;
+            if (el && focusWanted.current) {
+              focusWanted.current = false;
+              el.focus({ preventScroll: true });
+            }
+          }}
+          onJoined={() => setJoined(true)}
+        />
+      </Suspense>
+    ),
+    [],
+  );
 
   /** Every Early Access button: bring the waitlist form into view and put the cursor in it. */
   const toWaitlist = () => {
@@ -184,19 +204,7 @@ export function LandingPage() {
                     </LinkButton>
                   </div>
                 ) : (
-                  <Suspense fallback={<div className="min-h-72" />}>
-                    <WaitlistForm
-                      submitLabel="Join the Waitlist"
-                      nameRef={(el) => {
-                        nameInput.current = el;
-                        if (el && focusWanted.current) {
-                          focusWanted.current = false;
-                          el.focus({ preventScroll: true });
-                        }
-                      }}
-                      onJoined={() => setJoined(true)}
-                    />
-                  </Suspense>
+                  waitlistForm
                 )}
               </div>
             </div>
