@@ -200,7 +200,7 @@ describeEachDialect("server-rendered pages under the per-address limits", (diale
 
   it("keeps concurrent renders' requests apart: each counts against its own asker", async () => {
     const owner = await member(ctx, "ssr-race@example.com");
-    const songs = [];
+    const songs: { id: string; title: string }[] = [];
     for (const title of ["Race One", "Race Two", "Race Three", "Race Four"]) {
       const song = (await upload(ctx, owner.cookie, { title, artists: ["Race Band"] })).json();
       await verify(ctx, song.id);
