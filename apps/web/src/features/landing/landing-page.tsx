@@ -1,22 +1,15 @@
 import { MESSAGES } from "@unheard/shared";
 import { ArrowRight, BadgeCheck, CalendarClock, Headphones, Search, Sparkles } from "lucide-react";
-import { Suspense, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Brand } from "../../ui/brand";
 import { Button, LinkButton } from "../../ui/button";
 import { IconCircle } from "../../ui/icon-circle";
-import { lazyPart } from "../../ui/lazy-part";
 import { usePageTitle } from "../../ui/page";
 import { useMe } from "../accounts/me";
+import { WaitlistForm } from "../waitlist/waitlist-form";
 import { LandingPlayer } from "./landing-player";
 import { useLandingTracks } from "./landing-tracks";
-
-// The form (and its form library and schemas) loads after the page: it sits at the bottom. The server's render
-// includes it once loaded, and the browser hydrates it when its code arrives.
-const WaitlistForm = lazyPart(
-  () => import("../waitlist/waitlist-form"),
-  (m) => m.WaitlistForm,
-);
 
 const FOOTER_LINKS = [
   { to: "/", label: "Browse" },
@@ -37,23 +30,20 @@ export function LandingPage() {
   // Early Access pressed while the form was still loading or hydrating: it takes focus once it is there.
   const focusWanted = useRef(false);
   const [joined, setJoined] = useState(false);
-  // One element for the page's life: the page re-renders as the session loads, and a changed element would make
-  // React drop the server's HTML of a part whose code is still loading and show its fallback (a layout shift).
+  // One element for the page's life: the page re-renders as the session loads, and the form need not.
   const waitlistForm = useMemo(
     () => (
-      <Suspense fallback={<div className="min-h-72" />}>
-        <WaitlistForm
-          submitLabel="Join the Waitlist"
-          nameRef={(el) => {
-            nameInput.current = el;
-            if (el && focusWanted.current) {
-              focusWanted.current = false;
-              el.focus({ preventScroll: true });
-            }
-          }}
-          onJoined={() => setJoined(true)}
-        />
-      </Suspense>
+      <WaitlistForm
+        submitLabel="Join the Waitlist"
+        nameRef={(el) => {
+          nameInput.current = el;
+          if (el && focusWanted.current) {
+            focusWanted.current = false;
+            el.focus({ preventScroll: true });
+          }
+        }}
+        onJoined={() => setJoined(true)}
+      />
     ),
     [],
   );
