@@ -11,7 +11,6 @@ import { routes } from "./app/router";
 import { meKey } from "./features/accounts/me";
 import { type ApiTransport, setApiTransport } from "./lib/api/api";
 import { QUERIES_ELEMENT_ID } from "./lib/ssr-data";
-import { lazyPartsLoading } from "./ui/lazy-part";
 
 /** A rendered page: its status, the HTML inside #root, and the script that hands the data to the browser. */
 export type RenderedPage =
@@ -91,13 +90,11 @@ export function createPageRenderer(): PageRenderer {
         .filter(
           (q) => q.state.status === "pending" && q.state.fetchStatus === "idle" && !isPerViewer(q) && isEnabled(q),
         );
-      const parts = lazyPartsLoading();
-      if ((waiting.length === 0 && parts.length === 0) || round === MAX_PASSES) {
+      if (waiting.length === 0 || round === MAX_PASSES) {
         html = whole ? out : renderPage(false);
         roundsByRoute.set(route, round);
         break;
       }
-      // A failed query renders as it would in the browser (its error state); the browser then tries again.
       // The app's API client has one transport; this render's is in place only while its fetches start. A query
       // calls its function, and the request leaves, synchronously within fetch() (TanStack's retryer starts at
       // once), so concurrent renders never share one; a request started later fails and the page is sent plain.
@@ -108,14 +105,19 @@ export function createPageRenderer(): PageRenderer {
       } finally {
         setApiTransport(outsideFetches);
       }
-      await Promise.all([...fetches, ...parts]);
+      await Promise.all(fetches);
+      // A page whose data could not be read (an API refusal or failure, e.g. the asker's per-address limit) is not
+      // worth sharing or rendering further: the server sends the plain page, and the browser asks again.
+      if (
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .some((q) => q.state.status === "error" && !isPerViewer(q))
+      ) {
+        queryClient.clear();
+        return { kind: "page", status: context.statusCode, html: "", dataScript: "", failed: true };
+      }
     }
-    // A page whose data could not be read (an API refusal or failure) is not worth sharing: the server sends the
-    // plain page instead, and the browser asks again.
-    const failed = queryClient
-      .getQueryCache()
-      .getAll()
-      .some((q) => q.state.status === "error" && !isPerViewer(q));
     const state = dehydrate(queryClient, {
       shouldDehydrateQuery: (q) => q.state.status === "success" && !isPerViewer(q),
     });
@@ -124,7 +126,7 @@ export function createPageRenderer(): PageRenderer {
       kind: "page",
       status: context.statusCode,
       html,
-      failed,
+      failed: false,
       // A data block, not a script: the CSP (script-src 'self') lets it be, and main.tsx reads it.
       dataScript: `<script type="application/json" id="${QUERIES_ELEMENT_ID}">${scriptJson(state)}</script>`,
     };

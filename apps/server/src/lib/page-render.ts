@@ -28,12 +28,9 @@ export type RendererModule = { createPageRenderer(): PageRenderer };
 /** A server-rendered page as sent: the whole document and its compressed copies. */
 export type RenderedDocument = { status: number; html: string; gzip: Buffer; br: Buffer };
 
-/** The file the web app's server build writes. */
-export const rendererFile = (ssrDist: string) => path.join(ssrDist, "entry-server.js");
-
 /** Load the renderer built into `ssrDist`; undefined when there is none (the pages are then rendered by the browser). */
 export async function loadBuiltRenderer(ssrDist: string): Promise<RendererModule | undefined> {
-  const file = rendererFile(ssrDist);
+  const file = path.join(ssrDist, "entry-server.js");
   if (!existsSync(file)) return undefined;
   return (await import(pathToFileURL(file).href)) as RendererModule;
 }

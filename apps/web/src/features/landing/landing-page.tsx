@@ -1,6 +1,6 @@
 import { MESSAGES } from "@unheard/shared";
 import { ArrowRight, BadgeCheck, CalendarClock, Headphones, Search, Sparkles } from "lucide-react";
-import { useMemo, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { Brand } from "../../ui/brand";
 import { Button, LinkButton } from "../../ui/button";
@@ -27,32 +27,12 @@ export function LandingPage() {
   usePageTitle("Early Access");
   const { me } = useMe();
   const nameInput = useRef<HTMLInputElement | null>(null);
-  // Early Access pressed while the form was still loading or hydrating: it takes focus once it is there.
-  const focusWanted = useRef(false);
   const [joined, setJoined] = useState(false);
-  // One element for the page's life: the page re-renders as the session loads, and the form need not.
-  const waitlistForm = useMemo(
-    () => (
-      <WaitlistForm
-        submitLabel="Join the Waitlist"
-        nameRef={(el) => {
-          nameInput.current = el;
-          if (el && focusWanted.current) {
-            focusWanted.current = false;
-            el.focus({ preventScroll: true });
-          }
-        }}
-        onJoined={() => setJoined(true)}
-      />
-    ),
-    [],
-  );
 
   /** Every Early Access button: bring the waitlist form into view and put the cursor in it. */
   const toWaitlist = () => {
     document.getElementById("early-access")?.scrollIntoView({ behavior: smooth(), block: "center" });
-    if (nameInput.current) nameInput.current.focus({ preventScroll: true });
-    else focusWanted.current = true;
+    nameInput.current?.focus({ preventScroll: true });
   };
 
   return (
@@ -194,7 +174,13 @@ export function LandingPage() {
                     </LinkButton>
                   </div>
                 ) : (
-                  waitlistForm
+                  <WaitlistForm
+                    submitLabel="Join the Waitlist"
+                    nameRef={(el) => {
+                      nameInput.current = el;
+                    }}
+                    onJoined={() => setJoined(true)}
+                  />
                 )}
               </div>
             </div>
