@@ -57,6 +57,9 @@ import { documentOpenData, OPEN_DATA_TAGS } from "./modules/open-data/open-data.
 import { createOpenDataRepo } from "./modules/open-data/open-data.repo.js";
 import { openDataRoutes } from "./modules/open-data/open-data.routes.js";
 import { createOpenDataService } from "./modules/open-data/open-data.service.js";
+import { createPlaysRepo } from "./modules/plays/plays.repo.js";
+import { playsRoutes } from "./modules/plays/plays.routes.js";
+import { createPlaysService } from "./modules/plays/plays.service.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { createReportsService } from "./modules/reports/reports.service.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
@@ -95,6 +98,8 @@ export type AppDeps = {
   renderer?: RendererModule | null;
   /** Run background work (the job loop, the daily digest); main.ts turns this on, tests drain jobs themselves. */
   background?: boolean;
+  /** The clock of the play-count rules (threshold, hourly window; decision 027); tests move it instead of waiting. */
+  now?: () => number;
 };
 
 declare module "fastify" {
@@ -118,7 +123,7 @@ const SERVER_RENDERED = new Set<PageRoute>(["home", "about", "landing"]);
 /** How long a visitor's answer may be served from memory when no event has cleared it. */
 const PUBLIC_CACHE_TTL_MS = 10_000;
 
-/** How often likes older than a week are taken off trending. */
+/** How often likes and plays older than a week are taken off trending. */
 const TRENDING_REFRESH_MS = 10 * 60 * 1000;
 /** How often votes are recounted for members who became eligible, and contested songs settled (decision 014). */
 const VOTE_SWEEP_MS = 10 * 60 * 1000;
@@ -356,6 +361,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limits: config.eventStreams,
   });
   songsRoutes(app, { songsService, viewers, storage, config, publicCache });
+  playsRoutes(app, {
+    plays: createPlaysService({
+      database,
+      repo: createPlaysRepo(database),
+      bus,
+      secret: config.authSecret,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+    viewers,
+    limits: config.playLimits,
+  });
   coversRoutes(app, { database, viewers });
   searchRoutes(app, {
     search: createSearchService({ songs: songsService, engine: searchEngine, cards: cardCache }),
@@ -431,7 +447,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       60 * 60 * 1000,
     );
     timer.unref();
-    // Trending counts the week's likes on each song; likes that age out of the week are taken off here.
+    // Trending counts the week's likes and plays on each song; those that age out of the week are taken off here.
     const refresh = () => {
       songsService.refreshTrending().catch((err) => app.log.error({ err }, "trending refresh failed"));
     };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PUBLIC_API_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { PLAY_LIMITS, PUBLIC_API_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
 import { z } from "zod";
 
 const bool = (fallback: boolean) =>
@@ -60,6 +60,8 @@ const envSchema = z.object({
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.readsPerMinute),
   EXPORT_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.exportsPerMinute),
+  PLAY_STARTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.startsPerMinute),
+  PLAY_REPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.reportsPerMinute),
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(0).default(8),
   S3_BUCKET: z
@@ -144,6 +146,8 @@ export type Config = {
   publicRateLimit: number;
   /** Export downloads per client address and minute; 0 = no limit. */
   exportRateLimit: number;
+  /** Play starts and play reports per client address and minute, counted in memory per process; 0 = no limit. */
+  playLimits: { startsPerMinute: number; reportsPerMinute: number };
   /** Live event streams open at once on one instance, per client address and per member; 0 = no limit. */
   eventStreams: { perAddress: number; perUser: number };
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
@@ -220,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authLimitScale: e.AUTH_LIMIT_SCALE,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     exportRateLimit: e.EXPORT_RATE_LIMIT,
+    playLimits: { startsPerMinute: e.PLAY_STARTS_PER_MINUTE, reportsPerMinute: e.PLAY_REPORTS_PER_MINUTE },
     eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
     s3: s3Config(e, env),
   };

@@ -72,3 +72,19 @@ export const SUGGESTIONS_PER_MINUTE = 5;
 
 /** Reports one member may file per minute, whatever their daily cap: the same wall for scripts. */
 export const REPORTS_PER_MINUTE = 5;
+
+/** A play counts once the listener has heard this many seconds of a song (issue 29, decision 027)… */
+export const PLAY_COUNT_AFTER_SEC = 30;
+/** …and at most once per listener and song in this many minutes (a rolling window). */
+export const PLAY_COUNT_WINDOW_MIN = 60;
+/** Play starts and play reports one client address may send per minute (PLAY_STARTS/REPORTS_PER_MINUTE). */
+export const PLAY_LIMITS = { startsPerMinute: 60, reportsPerMinute: 30 } as const;
+
+/**
+ * Seconds of listening after which a play of a song `durationSec` long counts: 30, or half of a shorter song;
+ * 30 when the length is unknown. Free of zod, so the player can import it without the schemas.
+ */
+export function playCountAfterSec(durationSec: number | null | undefined): number {
+  if (typeof durationSec !== "number" || !Number.isFinite(durationSec) || durationSec <= 0) return PLAY_COUNT_AFTER_SEC;
+  return Math.min(PLAY_COUNT_AFTER_SEC, durationSec / 2);
+}

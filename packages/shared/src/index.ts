@@ -14,6 +14,7 @@ export * from "./schemas/import.js";
 export * from "./schemas/leak.js";
 export * from "./schemas/moderation.js";
 export * from "./schemas/open-data.js";
+export * from "./schemas/play.js";
 export * from "./schemas/song.js";
 export * from "./schemas/user.js";
 export * from "./schemas/vote.js";

@@ -126,6 +126,10 @@ export const MESSAGES = {
   tooManyExports: "Too many export downloads from your address. Please wait a minute and try again.",
   tooManyStreams:
     "Too many live update connections are open from your address or account. Close some tabs and try again.",
+  // Plays (decision 027)
+  playNoAudio: "This song has no audio to play",
+  playTokenInvalid: "This play could not be checked. Start the song again.",
+  tooManyPlays: "Too many plays from your address. Please wait a minute and try again.",
   // Reports
   loginToReport: "You must be logged in to report songs",
   reportReasonRequired: "Please select a reason for reporting",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PLAY_COUNT_AFTER_SEC, playCountAfterSec } from "./constants.js";
 import { MESSAGES } from "./messages.js";
 import { defaultUsername, roleFlags } from "./roles.js";
 import { describeAudioTransform } from "./schemas/audio-match.js";
@@ -101,5 +102,16 @@ describe("describeAudioTransform", () => {
     expect(describeAudioTransform(1.1, 0.95).kind).toBe("both");
     expect(describeAudioTransform(1.002, 0.999)).toMatchObject({ kind: "reencoded", label: "a re-encoded copy" });
     expect(describeAudioTransform(1, 1, false)).toMatchObject({ kind: "same", label: "the same file" });
+  });
+});
+
+describe("playCountAfterSec (decision 027)", () => {
+  it("counts after 30 s, half of a song under a minute, and 30 s when the length is unknown", () => {
+    expect(playCountAfterSec(240)).toBe(PLAY_COUNT_AFTER_SEC);
+    expect(playCountAfterSec(60)).toBe(30);
+    expect(playCountAfterSec(20)).toBe(10);
+    expect(playCountAfterSec(3)).toBe(1.5);
+    for (const unknown of [null, undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(playCountAfterSec(unknown)).toBe(PLAY_COUNT_AFTER_SEC);
   });
 });

@@ -31,6 +31,7 @@ const TABLES = [
   "song",
   "song_artist",
   "song_history",
+  "song_play",
   "user",
   "verification",
   "vote",

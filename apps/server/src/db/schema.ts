@@ -104,6 +104,9 @@ export type SongTable = {
   favorite_count: Int;
   /** Likes of the last 7 days (moved with each like; aged-out likes removed by a periodic refresh). */
   week_likes: Int;
+  /** Counted plays (decision 027), and those of the last 7 days (aged-out plays removed by the trending refresh). */
+  play_count: Int;
+  week_plays: Int;
   report_count: Int;
   version: Int;
   is_hidden: Bool;
@@ -170,6 +173,9 @@ export type VoteTable = {
 };
 
 export type FavoriteTable = { song_id: string; user_id: string; created_at: Timestamp };
+
+/** A counted play (decision 027): `listener` is a keyed hash of a member's id or a visitor's network, never either. */
+export type SongPlayTable = { id: string; song_id: string; listener: string; created_at: Timestamp };
 /** Every word of the songs' search text (words of 3+ characters), for correcting misspelt query words. */
 export type SearchWordTable = { word: string };
 /** SQLite only: the FTS5 trigram index over search_word.word. */
@@ -324,6 +330,7 @@ export type DB = {
   song_words_fts: SongFtsTable;
   vote: VoteTable;
   favorite: FavoriteTable;
+  song_play: SongPlayTable;
   follow: FollowTable;
   report: ReportTable;
   edit_suggestion: EditSuggestionTable;

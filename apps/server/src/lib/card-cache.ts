@@ -1,5 +1,5 @@
 import type { Song } from "@unheard/shared";
-import type { AppEvent } from "./events.js";
+import { type AppEvent, countsOnly } from "./events.js";
 
 /**
  * Songs as visitors see them, by id, kept for a few seconds (issue 26): a search page's cards are mostly the
@@ -69,14 +69,13 @@ export function createCardCache(opts: { ttlMs: number; maxEntries: number; now?:
 export type CardCache = ReturnType<typeof createCardCache>;
 
 /**
- * What an event does to the kept cards: a favourite count drops its song's card; any other song change (its
+ * What an event does to the kept cards: a favourite or play count drops its song's card; any other song change (its
  * versions, credits and links reach other cards) or an artist's new name or badge drops them all.
  */
 export function invalidateCards(cache: CardCache, event: AppEvent): void {
   if (event.type === "artist.changed") cache.clear();
   else if (event.type === "song.changed") {
-    const keys = Object.keys(event.data);
-    if (keys.length === 1 && keys[0] === "favoriteCount") cache.forget(event.songId);
+    if (countsOnly(event.data)) cache.forget(event.songId);
     else cache.clear();
   }
 }

@@ -15,6 +15,15 @@ export type AppEvent =
   | { type: "artist.changed"; artistId: string }
   | { type: "notification"; userIds: string[] };
 
+/** Song event fields that are the song's own counts: a like or a counted play (decision 027) changes nothing else. */
+const COUNT_FIELDS = new Set(["favoriteCount", "playCount"]);
+
+/** Whether a song event's data is counts alone, so caches drop only that song's copies instead of everything. */
+export function countsOnly(data: Record<string, unknown>): boolean {
+  const keys = Object.keys(data);
+  return keys.length > 0 && keys.every((k) => COUNT_FIELDS.has(k));
+}
+
 /** Publishes events to every server instance and lets each subscribe. */
 export type EventBus = {
   publish(event: AppEvent): Promise<void>;

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../http.js";
-import type { AppEvent } from "./events.js";
+import { type AppEvent, countsOnly } from "./events.js";
 import { type Cached, createPublicCache } from "./public-cache.js";
 
 const brotli = promisify(brotliCompress);
@@ -106,11 +106,10 @@ export function createPageRendering(opts: { app: App; module: RendererModule; tt
     peek(url: string): Cached<RenderedDocument> | undefined {
       return cache.peek<RenderedDocument>(url);
     },
-    /** Drop what a change makes stale: a favourite count only its song's page; any other change everything. */
+    /** Drop what a change makes stale: a favourite or play count only its song's page; any other change everything. */
     onEvent(event: AppEvent): void {
       if (event.type === "song.changed") {
-        const keys = Object.keys(event.data);
-        if (keys.length === 1 && keys[0] === "favoriteCount") cache.forget(`/song/${event.songId}`);
+        if (countsOnly(event.data)) cache.forget(`/song/${event.songId}`);
         else cache.clear();
       } else if (event.type === "artist.changed") cache.clear();
     },

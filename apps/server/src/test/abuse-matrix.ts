@@ -1,7 +1,8 @@
 // Abuse limits as data (issue 24), like the permission matrix: each row is an action an ordinary account can repeat,
 // the limit that bounds it, and how to try it past that limit. abuse.test.ts runs every row twice, sequentially and
 // with all attempts at once, on SQLite and PostgreSQL, and asserts the limit held and nothing else changed.
-import { DAILY_CAPS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { DAILY_CAPS, PLAY_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { createPlayTokens } from "../modules/plays/play-token.js";
 import type { User } from "./fixtures.js";
 import type { TestContext } from "./harness.js";
 
@@ -79,6 +80,29 @@ async function songs(kit: AbuseKit, n: number, verified = false): Promise<string
   for (let i = 0; i < n; i++) out.push(await kit.song({ owner, verified }));
   return out;
 }
+
+/** Give songs audio of `seconds` (a play needs some; no file is read). */
+async function withAudio(kit: AbuseKit, ids: string[], seconds = 120): Promise<void> {
+  await kit.ctx.database.db
+    .updateTable("song")
+    .set({ audio_key: "abuse-no-file.wav", audio_mime: "audio/wav", duration_sec: seconds })
+    .where("id", "in", ids)
+    .execute();
+}
+
+/** A start token of `user`'s for each song, started a minute ago (past every threshold), as the server signs them. */
+function playTokens(kit: AbuseKit, user: User, songIds: string[]): { tokens: string[]; listener: string } {
+  const signer = createPlayTokens(kit.ctx.config.authSecret);
+  const listener = signer.listener(`user:${user.id}`);
+  const startedAt = Date.now() - 60_000;
+  return { tokens: songIds.map((songId) => signer.sign({ songId, listener, startedAt })), listener };
+}
+
+/** Plays' per-address limits at their defaults. */
+const PLAY_LIMITS_ON = {
+  PLAY_STARTS_PER_MINUTE: String(PLAY_LIMITS.startsPerMinute),
+  PLAY_REPORTS_PER_MINUTE: String(PLAY_LIMITS.reportsPerMinute),
+};
 
 /** A count once it has stayed the same for half a second (at most 5 s). */
 async function settled(read: () => number): Promise<number> {
@@ -177,6 +201,71 @@ export const ABUSE_MATRIX: AbuseCase[] = [
       return {
         send: () => kit.as(fan, "PUT", `/api/artists/${artist}/follow`),
         made: () => kit.count("follow", "follower_id", fan.id),
+      };
+    },
+  },
+  {
+    action: "count a play",
+    limit: "a play counts once per listener and song an hour, and the count follows the rows",
+    attempts: 8,
+    succeed: 8,
+    rows: 1,
+    refusal: 0,
+    writes: ["song_play", "song"],
+    async prepare(kit) {
+      const listener = await kit.member();
+      const target = await kit.song({ verified: true });
+      await withAudio(kit, [target]);
+      const { tokens } = playTokens(kit, listener, [target]);
+      return {
+        send: () => kit.as(listener, "POST", `/api/songs/${target}/plays`, { token: tokens[0] }),
+        made: () => kit.count("song_play", "song_id", target),
+      };
+    },
+  },
+  {
+    action: "report plays",
+    limit: `one client address reports at most ${PLAY_LIMITS.reportsPerMinute} plays a minute`,
+    env: PLAY_LIMITS_ON,
+    attempts: PLAY_LIMITS.reportsPerMinute + 3,
+    succeed: PLAY_LIMITS.reportsPerMinute,
+    rows: PLAY_LIMITS.reportsPerMinute,
+    refusal: 429,
+    writes: ["song_play", "song"],
+    async prepare(kit) {
+      const listener = await kit.member();
+      const targets = await songs(kit, this.attempts, true);
+      await withAudio(kit, targets);
+      const played = playTokens(kit, listener, targets);
+      const from = kit.clientAddress();
+      return {
+        send: (i) => kit.as(listener, "POST", `/api/songs/${targets[i]}/plays`, { token: played.tokens[i] }, from),
+        made: () => kit.count("song_play", "listener", played.listener),
+      };
+    },
+  },
+  {
+    action: "start plays",
+    limit: `one client address starts at most ${PLAY_LIMITS.startsPerMinute} plays a minute`,
+    env: PLAY_LIMITS_ON,
+    attempts: PLAY_LIMITS.startsPerMinute + 3,
+    succeed: PLAY_LIMITS.startsPerMinute,
+    rows: PLAY_LIMITS.startsPerMinute,
+    refusal: 429,
+    writes: [],
+    async prepare(kit) {
+      const target = await kit.song({ verified: true });
+      await withAudio(kit, [target]);
+      const from = kit.clientAddress();
+      let started = 0;
+      return {
+        async send() {
+          const a = await kit.as(undefined, "POST", `/api/songs/${target}/plays/start`, undefined, from);
+          if (a.statusCode === 200) started++;
+          return a;
+        },
+        // A start writes nothing: what the limit bounds is the tokens handed out.
+        made: async () => started,
       };
     },
   },

@@ -5,7 +5,8 @@ import type { TestContext } from "./harness.js";
 
 /**
  * Every vote counter equals the counted votes; every user's points equal their ledger; +200 paid once per song;
- * every artist's credit and follower counts equal their credits and follows.
+ * every artist's credit and follower counts equal their credits and follows; every song's play counts equal its
+ * counted plays, all and this week's (decision 027).
  */
 export async function expectConsistent(ctx: TestContext): Promise<void> {
   const { db, dialect } = ctx.database;
@@ -30,6 +31,14 @@ export async function expectConsistent(ctx: TestContext): Promise<void> {
     where u.credit_count != (select count(*) from song_artist sa where sa.artist_id = u.id)
        or u.follower_count != (select count(*) from follow f where f.artist_id = u.id)`.execute(db);
   expect(badArtists.rows).toEqual([]);
+  const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
+  const badPlays = await sql<{ id: string }>`
+    select s.id from song s
+    where s.play_count != (select count(*) from song_play p where p.song_id = s.id)
+       or s.week_plays != (select count(*) from song_play p where p.song_id = s.id and p.created_at >= ${weekAgo})`.execute(
+    db,
+  );
+  expect(badPlays.rows).toEqual([]);
 }
 
 /**

@@ -119,8 +119,16 @@ export type TestContext = {
   close(): Promise<void>;
 };
 
-/** How a test app differs from the default one: more environment, another mailer, the web app's renderer. */
-export type TestAppOptions = { env?: Record<string, string>; mailer?: Mailer; renderer?: RendererModule };
+/**
+ * How a test app differs from the default one: more environment, another mailer, the web app's renderer, the clock
+ * of the play-count rules.
+ */
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  mailer?: Mailer;
+  renderer?: RendererModule;
+  now?: () => number;
+};
 
 /** Build the app on a fresh database of `dialect`, with mail going to a temp outbox. */
 export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestContext> {
@@ -144,6 +152,7 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     logger: false,
     ...(opts.mailer ? { mailer: opts.mailer } : {}),
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   await app.ready();
   return {

@@ -93,6 +93,8 @@ export type MatrixFixtures = {
   freshWaitlistEntry(): Promise<string>;
   /** A second session of a role (undefined for the visitor), so the usual one survives logout. */
   freshCookie(role: MatrixRole): Promise<string | undefined>;
+  /** A start token of a role's for a song (decision 027): a report of it right away counts nothing. */
+  playToken(role: MatrixRole, songId: string): Promise<string>;
   /** A row of the database, for `untouched` probes. */
   row(table: "notification" | "favorite" | "follow", where: Record<string, string>): Promise<unknown>;
 };
@@ -166,6 +168,17 @@ const songReads = (suffix: string): MatrixCase[] => [
     HIDDEN_READ,
     (fx) => ({ url: `/api/songs/${fx.ids.hiddenSong}${suffix}` }),
     "hidden song",
+  ),
+];
+/** Play starts: the shared, pending and hidden songs as their reads, and a song without audio (404 to all). */
+const songPlays = (): MatrixCase[] => [
+  ...songReads("/plays/start").map((c) => ({ ...c, method: "POST" as const })),
+  row(
+    "POST",
+    "/api/songs/:id/plays/start",
+    NOT_FOUND,
+    async (fx) => ({ url: `/api/songs/${await fx.freshSong()}/plays/start` }),
+    "a song without audio",
   ),
 ];
 /** A call on a fresh song of the owner's (`/api/songs/<id><suffix>`), hidden when asked. */
@@ -308,6 +321,20 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   row("PUT", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
   row("DELETE", "/api/songs/:id/favorite", MEMBERS, ownersFavorite),
   row("PUT", "/api/songs/:id/favorite", HIDDEN_WRITE, onFreshSong("/favorite", undefined, true), "hidden song"),
+  // Listening counts (decision 027): anyone who may see a song with audio starts a play; a report with a fresh
+  // token is answered (counting nothing before the threshold); a token the server did not sign is refused.
+  ...songPlays(),
+  row("POST", "/api/songs/:id/plays", EVERYONE, async (fx, role) => ({
+    url: `/api/songs/${fx.ids.song}/plays`,
+    payload: { token: await fx.playToken(role, fx.ids.song) },
+  })),
+  row(
+    "POST",
+    "/api/songs/:id/plays",
+    [400, 400, 400, 400, 400, 400, 400],
+    (fx) => ({ url: `/api/songs/${fx.ids.song}/plays`, payload: { token: "not-a-token" } }),
+    "a made-up token",
+  ),
   get("/api/search", EVERYONE, "/api/search?q=matrix"),
   get("/api/search/suggest", EVERYONE, "/api/search/suggest?q=matr"),
 

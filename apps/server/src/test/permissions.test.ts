@@ -152,6 +152,16 @@ describeEachDialect("permission matrix", (dialect) => {
       return id;
     },
     freshCookie: async (role) => (role === "visitor" ? undefined : login(emailOf(role))),
+    async playToken(role, songId) {
+      const cookie = role === "visitor" ? undefined : cookies[role];
+      const res = await ctx.app.inject({
+        method: "POST",
+        url: `/api/songs/${songId}/plays/start`,
+        headers: cookie ? { cookie } : {},
+      });
+      if (res.statusCode !== 200) throw new Error(`play start failed: ${res.body}`);
+      return res.json().token as string;
+    },
     async row(table, where) {
       let q = ctx.database.db.selectFrom(table).selectAll();
       for (const [column, value] of Object.entries(where)) q = q.where(sql.ref(column), "=", value);

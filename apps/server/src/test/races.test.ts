@@ -4,6 +4,7 @@
 import { MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll, expect, it } from "vitest";
+import { createPlayTokens } from "../modules/plays/play-token.js";
 import { expectConsistent } from "./consistency.js";
 import { dataFiles, multipart, upload, useMembers, verify, vote, wavFile } from "./fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "./harness.js";
@@ -79,6 +80,29 @@ describeEachDialect("races: concurrent duplicates take effect once", (dialect) =
     expect(answers.every((a) => JSON.parse(a.body).isFavorite === true)).toBe(true);
     expect(await count(ctx, sql`select count(*) as n from favorite where song_id = ${songId}`)).toBe(1);
     expect(await count(ctx, sql`select favorite_count as n from song where id = ${songId}`)).toBe(1);
+    await expectCountersMatchRows(ctx);
+  });
+
+  it("counts one play reported many times at once once (decision 027)", async () => {
+    // Started a minute ago, as the server would have signed it: past the threshold of every song.
+    const signer = createPlayTokens(ctx.config.authSecret);
+    const token = signer.sign({
+      songId,
+      listener: signer.listener(`user:${fan.id}`),
+      startedAt: Date.now() - 60_000,
+    });
+    const answers = await racers.race(
+      same(N, {
+        method: "POST",
+        url: `/api/songs/${songId}/plays`,
+        headers: { cookie: fan.cookie, "content-type": "application/json" },
+        payload: JSON.stringify({ token }),
+      }),
+    );
+    expect(statuses(answers)).toEqual(Array(N).fill(200));
+    expect(answers.filter((a) => JSON.parse(a.body).counted === true)).toHaveLength(1);
+    expect(await count(ctx, sql`select count(*) as n from song_play where song_id = ${songId}`)).toBe(1);
+    expect(await count(ctx, sql`select play_count as n from song where id = ${songId}`)).toBe(1);
     await expectCountersMatchRows(ctx);
   });
 

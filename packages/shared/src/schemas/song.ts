@@ -91,6 +91,8 @@ export const songSchema = z.object({
   downvotes: z.number(),
   net: z.number(),
   favoriteCount: z.number(),
+  /** Counted plays (decision 027): 30 s heard, or half a shorter song, once per listener and song an hour. */
+  playCount: z.number(),
   reportCount: z.number(),
   version: z.number(),
   isHidden: z.boolean(),

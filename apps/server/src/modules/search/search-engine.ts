@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.js";
-import type { AppEvent } from "../../lib/events.js";
+import { type AppEvent, countsOnly } from "../../lib/events.js";
 import { searchNormalize } from "../../lib/search-text.js";
 import { names } from "../songs/leak-details.js";
 import { compareHits, type IndexDoc, type IndexHit, MAX_QUERY_WORDS, SearchIndex, wordsOf } from "./search-index.js";
@@ -271,6 +271,8 @@ export function createSearchEngine(deps: { database: Database }) {
         }
         return;
       }
+      // A play count is no part of search (its rank is likes).
+      if (countsOnly(event.data)) return;
       const batch = event.data.importBatch;
       if (typeof batch === "string") {
         later(async () => {

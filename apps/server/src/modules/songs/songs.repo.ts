@@ -116,8 +116,10 @@ export function createSongsRepo(database: Database) {
       return newestAfter(query, "song.created_at", "song.id", cursor).limit(limit).execute();
     },
 
-    /** Songs liked in the last 7 days, most recent likes first, then earliest release (spec §9). */
-    /** Most liked this week (song.week_likes, from song_trending_idx), then earliest release (spec §9). */
+    /**
+     * Most liked this week (song.week_likes, from song_trending_idx), then earliest release (spec §9). Equal week
+     * likes are told apart by this week's plays first (decision 027): plays never outrank a like.
+     */
     async trending(f: FeedFilters, offset: number, limit: number): Promise<SongCardRow[]> {
       // Rank first, then read the page's cards: credits are looked up for the page only.
       const ranked = await db
@@ -126,6 +128,7 @@ export function createSongsRepo(database: Database) {
         .where((eb) => filterExpr(eb, f))
         .where("song.week_likes", ">", 0)
         .orderBy("song.week_likes", "desc")
+        .orderBy("song.week_plays", "desc")
         .orderBy(sql`song.release_date is null`)
         .orderBy("song.release_date", "asc")
         .orderBy("song.id")
@@ -154,6 +157,31 @@ export function createSongsRepo(database: Database) {
           .updateTable("song")
           .set({
             week_likes: sql<number>`(select count(*) from favorite f where f.song_id = song.id and f.created_at >= ${weekAgo})`,
+          })
+          .where("id", "in", ids.slice(i, i + 500))
+          .execute();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return ids.length;
+    },
+
+    /**
+     * Take plays that have aged out of the week off song.week_plays, as refreshWeekLikes does for likes: recounts
+     * the songs played since a day before the week began or still showing some, in chunks. Idempotent.
+     */
+    async refreshWeekPlays(): Promise<number> {
+      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
+      const since = new Date(Date.now() - 8 * 864e5).toISOString();
+      const [played, shown] = await Promise.all([
+        db.selectFrom("song_play").select("song_id").distinct().where("created_at", ">=", since).execute(),
+        db.selectFrom("song").select("id").where("week_plays", ">", 0).execute(),
+      ]);
+      const ids = [...new Set([...played.map((r) => r.song_id), ...shown.map((r) => r.id)])];
+      for (let i = 0; i < ids.length; i += 500) {
+        await db
+          .updateTable("song")
+          .set({
+            week_plays: sql<number>`(select count(*) from song_play p where p.song_id = song.id and p.created_at >= ${weekAgo})`,
           })
           .where("id", "in", ids.slice(i, i + 500))
           .execute();

@@ -129,6 +129,7 @@ export function createSongsService(deps: {
         downvotes: down,
         net: up - down,
         favoriteCount: Number(r.favorite_count),
+        playCount: Number(r.play_count),
         reportCount: Number(r.report_count),
         version: Number(r.version),
         isHidden: Boolean(r.is_hidden),
@@ -377,7 +378,8 @@ export function createSongsService(deps: {
     personalize,
 
     /** Take likes older than a week off trending (run periodically). */
-    refreshTrending: () => songs.refreshWeekLikes(),
+    /** Take likes and plays that have aged out of the week off trending; the songs recounted. */
+    refreshTrending: async () => (await songs.refreshWeekLikes()) + (await songs.refreshWeekPlays()),
     get: one,
     applyEdit,
 
