@@ -110,6 +110,16 @@ function dialog(button: string | RegExp, name: string | RegExp, role: "dialog" |
   };
 }
 
+/** Play the first song of the trending grid: the player bar shows (issue 29). */
+async function playFirst(page: Page) {
+  await page
+    .getByRole("region", { name: "Trending songs" })
+    .getByRole("button", { name: /^Play / })
+    .first()
+    .click();
+  await expect(page.getByRole("region", { name: "Player" }).getByRole("button", { name: "Pause" })).toBeVisible();
+}
+
 // Every page, for each role it looks different to: a visitor, the listener (a member: favourite, vote, follow and
 // report states, the member's menus), an admin (moderation, verify, the voters panel) and the super admin (delete,
 // verify all, the tracker's era editor, the import, the audio tools). The side menu, with each role's links, is on
@@ -130,6 +140,22 @@ const VIEWS: View[] = [
   { name: "era page", path: (ids) => `/artists/${ids.artist}?era=${encodeURIComponent(ids.era)}`, roles: ["visitor"] },
   { name: "unclaimed artist", path: (ids) => `/artists/${ids.placeholder}`, roles: ["visitor", "admin"] },
   { name: "page not found", path: () => "/no/such/page", roles: ["visitor"] },
+  // Issue 29: the player bar (the whole page with it) and its queue panel.
+  { name: "player bar", path: () => "/", roles: ["visitor", "listener"], open: playFirst },
+  {
+    name: "queue panel",
+    path: () => "/",
+    roles: ["visitor"],
+    open: async (page) => {
+      await playFirst(page);
+      await page
+        .getByRole("region", { name: "Player" })
+        .getByRole("button", { name: /^Queue/ })
+        .click();
+      await expect(page.getByRole("dialog", { name: "Queue" })).toBeVisible();
+    },
+    scope: DIALOG,
+  },
   {
     name: "search suggestions",
     path: () => "/about",

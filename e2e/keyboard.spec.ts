@@ -78,13 +78,18 @@ test("a member votes on a pending song from the pending grid with the keyboard",
   const card = songCard(page, title);
   await expect(card).toBeVisible();
 
-  // Skip past the menus, then through the grid to the card: its title, artist, preview, votes, favourite, in order.
+  // Skip past the menus, then through the grid to the card: its title, artist, preview, queue, votes, favourite.
   await skipToContent(page);
   await tabTo(page, card.getByRole("link", { name: title }));
   await page.keyboard.press("Tab");
   await expect(card.getByRole("link", { name: "Tab Order" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(card.getByRole("button", { name: `Play ${title}` })).toBeFocused();
+  // Issue 29: the preview's queue buttons.
+  await page.keyboard.press("Tab");
+  await expect(card.getByRole("button", { name: `Play next: ${title}` })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(card.getByRole("button", { name: `Add to queue: ${title}` })).toBeFocused();
   await page.keyboard.press("Tab");
   const up = card.getByRole("button", { name: /^Upvote/ });
   await expect(up).toBeFocused();

@@ -1,4 +1,7 @@
+import { clsx } from "clsx";
 import { Outlet } from "react-router";
+import { PlayerHost } from "../features/player/player-host";
+import { useHasQueue } from "../features/player/player-store";
 import { WaitlistBanner } from "../features/waitlist/waitlist-banner";
 import { BottomBar } from "./bottom-bar";
 import { useDataPass } from "./data-pass";
@@ -9,6 +12,7 @@ import { TopBar } from "./top-bar";
 
 /** The frame of every page but /landing: side menu (desktop), top bar, main area, bottom bar (mobile). */
 export function Shell() {
+  const playerShown = useHasQueue();
   if (useDataPass()) return <Outlet />;
   return (
     <div className="min-h-dvh bg-zinc-950 text-zinc-100">
@@ -26,12 +30,21 @@ export function Shell() {
         <TopBar />
         <OfflineBanner />
         <WaitlistBanner />
-        <main id="main" tabIndex={-1} className="flex-1 px-4 pt-6 pb-28 focus:outline-none md:px-8 md:pt-8 md:pb-12">
+        <main
+          id="main"
+          tabIndex={-1}
+          className={clsx(
+            "flex-1 px-4 pt-6 focus:outline-none md:px-8 md:pt-8",
+            // Room for the bottom bar (phones) and the player bar, so neither covers the page's end.
+            playerShown ? "pb-48 md:pb-32" : "pb-28 md:pb-12",
+          )}
+        >
           <div className="mx-auto w-full max-w-6xl">
             <Outlet />
           </div>
         </main>
       </div>
+      <PlayerHost />
       <BottomBar />
     </div>
   );

@@ -18,6 +18,9 @@ import { lazyDialog } from "../../ui/lazy-dialog";
 import { LoadError } from "../../ui/list-states";
 import { Notice } from "../../ui/notice";
 import { Spinner } from "../../ui/spinner";
+import { PlayListProvider } from "../player/play-list";
+import { itemFromTrackerSong } from "../player/queue-model";
+import { PlayAllButton, TrackPlayButton } from "../player/track-play-button";
 import { ArtistTracks } from "./artist-tracks";
 import { artistTrackerCsvUrl, useArtistTracker } from "./artists";
 import type { NamedEra } from "./era-edit-dialog";
@@ -152,7 +155,7 @@ function Tracker({ artist, tracker, cards }: { artist: Artist; tracker: ArtistTr
       </div>
 
       {view === "eras" ? <EraList artist={artist} tracker={tracker} /> : null}
-      {view === "table" ? <TrackerTable artistName={artist.name} tracker={tracker} /> : null}
+      {view === "table" ? <TrackerTable artist={artist} tracker={tracker} /> : null}
       {view === "cards" ? cards : null}
     </TrackerFrame>
   );
@@ -218,7 +221,7 @@ function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }
       {/* An era at a time: a server-rendered tracker hydrates in short tasks (see song-grid.tsx). */}
       {(selected ? [selected] : tracker.eras).map((era) => (
         <Suspense key={era.name ?? ""} fallback={null}>
-          <EraSection era={era} onEdit={edit} linked={!selected} />
+          <EraSection era={era} artist={artist} onEdit={edit} linked={!selected} />
         </Suspense>
       ))}
       {edit && editing ? <EraEditDialog artistId={artist.id} era={editing} open={open} onOpenChange={setOpen} /> : null}
@@ -228,10 +231,12 @@ function EraList({ artist, tracker }: { artist: Artist; tracker: ArtistTracker }
 
 function EraSection({
   era,
+  artist,
   onEdit,
   linked,
 }: {
   era: TrackerEra;
+  artist: Artist;
   /** The era's name links to its own page (`?era=`). */
   linked: boolean;
   /** Opens the era's dialog; absent for those who may not edit the artist. */
@@ -240,6 +245,8 @@ function EraSection({
   const headingId = useId();
   const span = eraSpan(era.from, era.to);
   const named: NamedEra | null = era.name === null ? null : { ...era, name: era.name };
+  const items = () => era.songs.map((song) => itemFromTrackerSong(song, artist));
+  const playable = era.songs.some((song) => song.hasAudio);
   return (
     <section
       aria-labelledby={headingId}
@@ -285,6 +292,7 @@ function EraSection({
             </p>
           ) : null}
         </div>
+        {playable ? <PlayAllButton label="Play era" name={era.name ?? "No era"} items={items} compactOnPhone /> : null}
         {onEdit && named ? (
           // On a phone only the pencil shows, leaving the heading its width; the name stays "Edit era <name>".
           <Button
@@ -299,11 +307,13 @@ function EraSection({
           </Button>
         ) : null}
       </header>
-      <ol className="divide-y divide-white/[0.05]">
-        {era.songs.map((song) => (
-          <EraSongRow key={song.id} song={song} />
-        ))}
-      </ol>
+      <PlayListProvider source={items}>
+        <ol className="divide-y divide-white/[0.05]">
+          {era.songs.map((song) => (
+            <EraSongRow key={song.id} song={song} artist={artist} />
+          ))}
+        </ol>
+      </PlayListProvider>
     </section>
   );
 }
@@ -315,11 +325,17 @@ function sameEra(a: string, b: string): boolean {
 }
 
 /** One song of an era: marks, title, version, other artists; availability, quality, leak date, length. */
-function EraSongRow({ song }: { song: TrackerSong }) {
+function EraSongRow({ song, artist }: { song: TrackerSong; artist: Artist }) {
   const leak = formatReleaseDate(song.leakDate, "");
   return (
     <li className="flex flex-col gap-1.5 px-4 py-2.5 hover:bg-white/[0.02] sm:flex-row sm:items-center sm:gap-4 md:px-5">
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-0.5">
+        <TrackPlayButton
+          songId={song.id}
+          title={song.title}
+          hasAudio={song.hasAudio}
+          item={() => itemFromTrackerSong(song, artist)}
+        />
         <SongName song={song} className="text-[15px]" />
         {song.with.length > 0 ? (
           <span className="min-w-0 truncate text-xs text-zinc-400">with {song.with.join(", ")}</span>

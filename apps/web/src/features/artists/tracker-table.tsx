@@ -17,6 +17,9 @@ import { Button } from "../../ui/button";
 import { Field } from "../../ui/field";
 import { SearchInput } from "../../ui/search-input";
 import { SelectField } from "../../ui/select";
+import { PlayListProvider } from "../player/play-list";
+import { itemFromTrackerSong } from "../player/queue-model";
+import { TrackPlayButton } from "../player/track-play-button";
 import {
   filterRows,
   isFiltered,
@@ -67,7 +70,8 @@ const stackedLabel =
  * header's button (or the sort select on narrow screens) and filtered by availability, quality, tag and text, all
  * kept in the address. Below `lg` each row is a stacked card with the column names beside the values.
  */
-export function TrackerTable({ artistName, tracker }: { artistName: string; tracker: ArtistTracker }) {
+export function TrackerTable({ artist, tracker }: { artist: { id: string; name: string }; tracker: ArtistTracker }) {
+  const artistName = artist.name;
   const [params, setParams] = useSearchParams();
   const key = params.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the params object changes identity on every render; its text does not
@@ -173,42 +177,44 @@ export function TrackerTable({ artistName, tracker }: { artistName: string; trac
       </div>
 
       <div className="lg:overflow-x-auto lg:rounded-2xl lg:border lg:border-white/[0.06] lg:bg-zinc-900/60">
-        <table className="block w-full text-sm lg:table">
-          <caption className="sr-only">
-            {artistName} tracker, {rows.length} of {all.length} songs, {order}. The Name, Leak date, Available and
-            Quality headers are buttons that sort the table.
-          </caption>
-          <thead className="hidden lg:table-header-group">
-            <tr className="border-b border-white/[0.06] text-left text-xs font-semibold tracking-wider text-zinc-400 uppercase">
-              <th scope="col" className="px-4 py-3">
-                Era
-              </th>
-              <SortHeader column="name" state={state} onSort={update}>
-                Name
-              </SortHeader>
-              <SortHeader column="leak" state={state} onSort={update}>
-                Leak date
-              </SortHeader>
-              <SortHeader column="availability" state={state} onSort={update}>
-                Available
-              </SortHeader>
-              <SortHeader column="quality" state={state} onSort={update}>
-                Quality
-              </SortHeader>
-              <th scope="col" className="px-4 py-3 text-right">
-                Length
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Notes
-              </th>
-            </tr>
-          </thead>
-          <tbody className="flex flex-col gap-3 lg:table-row-group">
-            {rows.map((row) => (
-              <Row key={row.id} row={row} />
-            ))}
-          </tbody>
-        </table>
+        <PlayListProvider source={() => rows.map((row) => itemFromTrackerSong(row, artist))}>
+          <table className="block w-full text-sm lg:table">
+            <caption className="sr-only">
+              {artistName} tracker, {rows.length} of {all.length} songs, {order}. The Name, Leak date, Available and
+              Quality headers are buttons that sort the table.
+            </caption>
+            <thead className="hidden lg:table-header-group">
+              <tr className="border-b border-white/[0.06] text-left text-xs font-semibold tracking-wider text-zinc-400 uppercase">
+                <th scope="col" className="px-4 py-3">
+                  Era
+                </th>
+                <SortHeader column="name" state={state} onSort={update}>
+                  Name
+                </SortHeader>
+                <SortHeader column="leak" state={state} onSort={update}>
+                  Leak date
+                </SortHeader>
+                <SortHeader column="availability" state={state} onSort={update}>
+                  Available
+                </SortHeader>
+                <SortHeader column="quality" state={state} onSort={update}>
+                  Quality
+                </SortHeader>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Length
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Notes
+                </th>
+              </tr>
+            </thead>
+            <tbody className="flex flex-col gap-3 lg:table-row-group">
+              {rows.map((row) => (
+                <Row key={row.id} row={row} artist={artist} />
+              ))}
+            </tbody>
+          </table>
+        </PlayListProvider>
         {rows.length === 0 ? (
           <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-white/10 px-6 py-10 text-center lg:rounded-none lg:border-0 lg:border-t lg:border-solid lg:border-white/[0.06]">
             <p className="text-sm text-zinc-300">No songs match these filters.</p>
@@ -259,7 +265,7 @@ function SortHeader({
 }
 
 /** One song: a table row from `lg`, a stacked card below (name first, empty cells left out). */
-function Row({ row }: { row: TrackerRow }) {
+function Row({ row, artist }: { row: TrackerRow; artist: { id: string; name: string } }) {
   const leak = formatReleaseDate(row.leakDate, "");
   const cell = (label: string, empty: boolean, className?: string) => ({
     "data-label": label,
@@ -275,11 +281,23 @@ function Row({ row }: { row: TrackerRow }) {
     <tr className="flex flex-col gap-1.5 rounded-2xl border border-white/[0.06] bg-zinc-900/60 p-4 lg:table-row lg:rounded-none lg:border-0 lg:border-t lg:bg-transparent lg:p-0 lg:first:border-t-0 lg:hover:bg-white/[0.02]">
       <td {...cell("Era", !row.era, "text-zinc-300 lg:max-w-40")}>{row.era ?? none}</td>
       <th scope="row" className="order-first pb-1 text-left font-normal lg:table-cell lg:px-4 lg:py-2.5 lg:align-top">
-        <SongName song={row} wrap className="text-[15px] lg:text-sm" />
-        {row.with.length > 0 ? <span className="block text-xs text-zinc-400">with {row.with.join(", ")}</span> : null}
-        {row.aliases.length > 0 ? (
-          <span className="block text-xs text-zinc-400">aka {row.aliases.join(", ")}</span>
-        ) : null}
+        <span className="flex items-start gap-2">
+          <TrackPlayButton
+            songId={row.id}
+            title={row.title}
+            hasAudio={row.hasAudio}
+            item={() => itemFromTrackerSong(row, artist)}
+          />
+          <span className="min-w-0 pt-1">
+            <SongName song={row} wrap className="text-[15px] lg:text-sm" />
+            {row.with.length > 0 ? (
+              <span className="block text-xs text-zinc-400">with {row.with.join(", ")}</span>
+            ) : null}
+            {row.aliases.length > 0 ? (
+              <span className="block text-xs text-zinc-400">aka {row.aliases.join(", ")}</span>
+            ) : null}
+          </span>
+        </span>
       </th>
       <td {...cell("Leak date", !leak, "whitespace-nowrap text-zinc-300 tabular-nums")}>
         {leak ? <time dateTime={row.leakDate ?? undefined}>{leak}</time> : none}

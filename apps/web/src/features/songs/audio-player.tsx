@@ -2,11 +2,11 @@ import { demoAudioProgressMessage, MESSAGES, type Song } from "@unheard/shared";
 import { clsx } from "clsx";
 import { Hourglass, LoaderCircle, Pause, Play, VolumeX } from "lucide-react";
 import { formatDuration } from "../../lib/format";
+import { usePlayList } from "../player/play-list";
+import { PLAYBACK_FAILED, type Playback, playSongAt, toggleSong, usePlayback } from "../player/player-store";
+import { itemFromSong } from "../player/queue-model";
+import { SeekBar } from "../player/seek-bar";
 import { useDemoAudioStatus } from "./demo-audio";
-import { type Playback, seekPlayback, togglePlayback, usePlayback } from "./player";
-
-// Shown when the file exists but the browser could not play it.
-const PLAYBACK_FAILED = "This preview could not be played";
 
 /** Where the shared player is in this song: times in seconds and the played share in percent (0 unless active). */
 function progressOf(song: Song, playback: Playback) {
@@ -29,6 +29,7 @@ function PlayPauseButton({
   iconClassName: string;
 }) {
   const audio = song.audio;
+  const list = usePlayList();
   const active = playback.songId === song.id;
   const playing = active && playback.playing;
   const Icon = active && playback.loading && playing ? LoaderCircle : playing ? Pause : Play;
@@ -38,7 +39,7 @@ function PlayPauseButton({
       aria-label={`${playing ? "Pause" : "Play"} ${song.title}`}
       aria-pressed={playing}
       disabled={!audio}
-      onClick={() => audio && togglePlayback(song.id, audio.url, audio.durationSec)}
+      onClick={() => audio && toggleSong(itemFromSong(song), list ?? undefined)}
       className={clsx(
         "grid shrink-0 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-white shadow-lg shadow-fuchsia-500/25",
         "transition-transform hover:scale-105 active:scale-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-300",
@@ -90,7 +91,10 @@ function NoPreview({ size }: { size: "compact" | "full" }) {
   );
 }
 
-/** A card's preview: play/pause with a thin progress line and time, or why there is none. */
+/**
+ * A card's preview: play/pause with a thin progress line and time, or why there is none. Play starts the card's
+ * list from this song (the rest of the list queued after it).
+ */
 export function CompactPlayer({ song }: { song: Song }) {
   const playback = usePlayback(song.id);
   if (!song.audio) return <NoPreview size="compact" />;
@@ -120,35 +124,16 @@ export function CompactPlayer({ song }: { song: Song }) {
   );
 }
 
-/** The song page's player: large play/pause, a seek bar (the server answers Range requests) and times. */
+/** The song page's player: large play/pause, a seek bar and times; the same playback as the player bar. */
 export function FullPlayer({ song }: { song: Song }) {
   const playback = usePlayback(song.id);
-  const audio = song.audio;
-  if (!audio) return <NoPreview size="full" />;
-  const { active, duration, current, pct } = progressOf(song, playback);
+  if (!song.audio) return <NoPreview size="full" />;
+  const { active, duration, current } = progressOf(song, playback);
   return (
     <div className="flex items-center gap-4">
       <PlayPauseButton song={song} playback={playback} className="size-14" iconClassName="size-6" />
       <div className="min-w-0 flex-1">
-        <input
-          type="range"
-          aria-label="Seek"
-          min={0}
-          max={duration > 0 ? duration : 1}
-          step={0.1}
-          value={Math.min(current, duration > 0 ? duration : 1)}
-          aria-valuetext={`${formatDuration(current)} of ${formatDuration(duration)}`}
-          onChange={(e) => seekPlayback(song.id, audio.url, Number(e.target.value), audio.durationSec)}
-          className={clsx(
-            "block h-1.5 w-full cursor-pointer appearance-none rounded-full bg-transparent",
-            "focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-violet-400",
-            "[&::-webkit-slider-thumb]:size-4 [&::-webkit-slider-thumb]:appearance-none [&::-webkit-slider-thumb]:rounded-full [&::-webkit-slider-thumb]:bg-white [&::-webkit-slider-thumb]:shadow-md [&::-webkit-slider-thumb]:shadow-black/40",
-            "[&::-moz-range-thumb]:size-4 [&::-moz-range-thumb]:rounded-full [&::-moz-range-thumb]:border-0 [&::-moz-range-thumb]:bg-white",
-          )}
-          style={{
-            background: `linear-gradient(to right, var(--color-violet-400), var(--color-fuchsia-400) ${pct}%, rgb(255 255 255 / 0.1) ${pct}%)`,
-          }}
-        />
+        <SeekBar current={current} duration={duration} onSeek={(seconds) => playSongAt(itemFromSong(song), seconds)} />
         <p className="mt-2 flex justify-between text-xs tabular-nums text-zinc-400">
           <span>{formatDuration(current)}</span>
           {active && playback.error ? <span className="text-rose-300">{PLAYBACK_FAILED}</span> : null}

@@ -4,6 +4,8 @@ import { CalendarDays } from "lucide-react";
 import { Fragment, type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { formatReleaseDate } from "../../lib/format";
+import { QueueButtons } from "../player/queue-buttons";
+import { itemFromSong } from "../player/queue-model";
 import { VoteButtons, VoteProgress } from "../voting/vote-buttons";
 import { CompactPlayer } from "./audio-player";
 import { FavoriteButton } from "./favorite-button";
@@ -113,7 +115,12 @@ export function SongCard({
             ) : null}
           </div>
         </div>
-        <CompactPlayer song={song} />
+        <div className="flex items-center gap-1.5">
+          <div className="min-w-0 flex-1">
+            <CompactPlayer song={song} />
+          </div>
+          <QueueButtons title={song.title} item={() => itemFromSong(song)} variant="icons" />
+        </div>
         {mode === "verify" ? (
           <div className="flex flex-col gap-3 border-t border-white/[0.06] pt-3">
             <VoteProgress song={song} />

@@ -1,7 +1,9 @@
 import type { Song } from "@unheard/shared";
 import { clsx } from "clsx";
-import { type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense, useCallback, useMemo } from "react";
 import { Button } from "../../ui/button";
+import { PlayListProvider } from "../player/play-list";
+import { itemFromSong } from "../player/queue-model";
 import { SongCard } from "./song-card";
 
 /** The responsive song grid: 1, 2, 3 then 4 columns. */
@@ -111,6 +113,10 @@ export function SongGrid({
   headingLevel?: 2 | 3;
   skeletonCount?: number;
 }) {
+  // Play on a card plays the list from there: made at the press, from the songs loaded by then.
+  const data = query.data;
+  const songs = useMemo(() => songsOf({ data }), [data]);
+  const source = useCallback(() => songs.map(itemFromSong), [songs]);
   if (query.isPending) return <GridSkeleton count={skeletonCount} />;
   if (query.isError && !query.data) {
     return (
@@ -124,35 +130,36 @@ export function SongGrid({
       </div>
     );
   }
-  const songs = songsOf(query);
   if (songs.length === 0) return <>{empty}</>;
   return (
-    <div className="flex flex-col gap-6">
-      <ul className={GRID_CLASS}>
-        {songs.map((song) => (
-          <li key={song.id} className="relative flex">
-            {/* A boundary per card: a server-rendered grid hydrates a card at a time, the browser free in between
+    <PlayListProvider source={source}>
+      <div className="flex flex-col gap-6">
+        <ul className={GRID_CLASS}>
+          {songs.map((song) => (
+            <li key={song.id} className="relative flex">
+              {/* A boundary per card: a server-rendered grid hydrates a card at a time, the browser free in between
                 (one long task for 20 cards was most of a phone's blocking time on the home page). */}
-            <Suspense fallback={null}>
-              <SongCard
-                song={song}
-                mode={mode}
-                actions={actions?.(song)}
-                headingLevel={headingLevel}
-                className="w-full"
-              />
-              {badge?.(song)}
-            </Suspense>
-          </li>
-        ))}
-      </ul>
-      {query.hasNextPage ? (
-        <div className="flex justify-center">
-          <Button variant="secondary" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-            {query.isFetchingNextPage ? "Loading…" : "Load more"}
-          </Button>
-        </div>
-      ) : null}
-    </div>
+              <Suspense fallback={null}>
+                <SongCard
+                  song={song}
+                  mode={mode}
+                  actions={actions?.(song)}
+                  headingLevel={headingLevel}
+                  className="w-full"
+                />
+                {badge?.(song)}
+              </Suspense>
+            </li>
+          ))}
+        </ul>
+        {query.hasNextPage ? (
+          <div className="flex justify-center">
+            <Button variant="secondary" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+              {query.isFetchingNextPage ? "Loading…" : "Load more"}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+    </PlayListProvider>
   );
 }

@@ -23,6 +23,8 @@ import { Panel, usePageTitle } from "../../ui/page";
 import { ResourcePage } from "../../ui/resource-page";
 import { useLoginPrompt } from "../accounts/login-prompt";
 import { useMe } from "../accounts/me";
+import { QueueButtons } from "../player/queue-buttons";
+import { itemFromSong } from "../player/queue-model";
 import { VoteButtons, VoteProgress } from "../voting/vote-buttons";
 import { FullPlayer } from "./audio-player";
 import { FavoriteButton } from "./favorite-button";
@@ -182,6 +184,14 @@ function SongDetails({ song }: { song: Song }) {
       <Panel>
         <h2 className="sr-only">Player</h2>
         <FullPlayer song={song} />
+        {song.audio ? (
+          <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-white/[0.06] pt-4">
+            <QueueButtons title={song.title} item={() => itemFromSong(song)} variant="labelled" />
+            <p className="ml-auto text-sm text-zinc-400 tabular-nums" data-testid="play-count">
+              {plural(song.playCount, "play")}
+            </p>
+          </div>
+        ) : null}
       </Panel>
 
       {/* The panels below hydrate each in its own task after the top of the page (see song-grid.tsx). */}

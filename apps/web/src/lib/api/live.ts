@@ -20,6 +20,7 @@ export type SongPatch = Partial<
     | "status"
     | "verifiedAt"
     | "favoriteCount"
+    | "playCount"
     | "isFavorite"
     | "myVote"
     | "myVoteNote"
@@ -159,6 +160,7 @@ const PATCHABLE = [
   "status",
   "verifiedAt",
   "favoriteCount",
+  "playCount",
   "isHidden",
   "version",
 ] as const;

@@ -1,0 +1,40 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { Song } from "@unheard/shared";
+import { lazy, Suspense, useEffect } from "react";
+import { songKeys } from "../songs/songs";
+import { createMediaSession } from "./media-session";
+import { onPlayCounted, playerState, restorePlayer, subscribePlayer, useHasQueue } from "./player-store";
+import { installShortcuts } from "./shortcuts";
+
+/** The bar (and its queue panel) load once there is something to play. */
+const PlayerBar = lazy(() => import("./player-bar").then((m) => ({ default: m.PlayerBar })));
+
+/**
+ * The player's place in the shell: brings back the last visit's queue, listens for the keyboard shortcuts, keeps
+ * the lock screen (Media Session) in step, puts counted plays into the song's cached copy, and shows the bar.
+ */
+export function PlayerHost() {
+  const hasQueue = useHasQueue();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    restorePlayer();
+    const stopKeys = installShortcuts();
+    const media = createMediaSession();
+    media(playerState());
+    const stopMedia = subscribePlayer(() => media(playerState()));
+    const stopCounts = onPlayCounted((songId, playCount) => {
+      queryClient.setQueryData<Song>(songKeys.detail(songId), (old) => (old ? { ...old, playCount } : old));
+    });
+    return () => {
+      stopKeys();
+      stopMedia();
+      stopCounts();
+    };
+  }, [queryClient]);
+  if (!hasQueue) return null;
+  return (
+    <Suspense fallback={null}>
+      <PlayerBar />
+    </Suspense>
+  );
+}
