@@ -235,6 +235,51 @@ test.describe("listening", () => {
   });
 });
 
+test.describe("songs without audio", () => {
+  test("are passed over with a note when the queue reaches them", async ({ page, request }) => {
+    const feed = (await (await request.get("/api/songs?feed=newest&limit=10")).json()) as {
+      items: {
+        id: string;
+        title: string;
+        coverUrl: string;
+        artists: { id: string; name: string }[];
+        audio: { url: string; durationSec: number } | null;
+      }[];
+    };
+    const [a, c] = feed.items.filter((s) => s.audio);
+    if (!a || !c) throw new Error("two demo songs with audio expected");
+    const asItem = (s: typeof a, audio: typeof a.audio) => ({
+      key: `${s.id}:e2e`,
+      songId: s.id,
+      title: s.title,
+      artists: s.artists,
+      coverUrl: s.coverUrl,
+      audio,
+    });
+    // The queue as the app keeps it, with a song between that has no audio (a list can hold such songs).
+    const lost = { ...asItem(c, null), key: "lost:e2e", songId: "lost-tape", title: "Lost Tape" };
+    await page.goto("/about");
+    await page.evaluate((saved) => localStorage.setItem("unheard:player", JSON.stringify(saved)), {
+      items: [asItem(a, a.audio), lost, asItem(c, c.audio)],
+      index: 0,
+      position: 0,
+      volume: 1,
+      muted: false,
+      shortcuts: true,
+    });
+    await page.reload();
+    await expect(barTitle(page)).toHaveText(a.title);
+    await bar(page).getByRole("button", { name: "Play", exact: true }).click();
+    await expect.poll(async () => (await audioState(page)).paused).toBe(false);
+    await page.locator("audio[data-player]").evaluate((el: HTMLAudioElement) => {
+      el.currentTime = Math.max(0, el.duration - 0.5);
+    });
+    await expect(page.getByText("Skipped “Lost Tape”: preview not available")).toBeVisible({ timeout: 10_000 });
+    await expect(barTitle(page)).toHaveText(c.title);
+    await expect.poll(async () => (await audioState(page)).src).toContain(`/api/songs/${c.id}/audio`);
+  });
+});
+
 test.describe("listening counts", () => {
   test("a play is counted once the song has played long enough (half of a short song), once an hour", async ({
     browser,

@@ -76,6 +76,14 @@ let restored = false;
 // Each load gets a number: an answer (song lookup, metadata) for an older load is ignored.
 let loadSeq = 0;
 let lastSaved = 0;
+// Whether this tab writes the saved player: it does once someone acts in it, and stops when another tab writes, so a
+// tab left idle (or just opened) never overwrites the queue another tab is playing when it closes.
+let owner = false;
+
+/** Someone acted in this tab: from now on it keeps the saved player. */
+function act(): void {
+  owner = true;
+}
 // Where to put the play head once the loaded file's metadata is known (a restored position).
 let pendingSeek: number | null = null;
 const listeners = new Set<() => void>();
@@ -115,7 +123,7 @@ function set(patch: Partial<PlayerState>): void {
 }
 
 function save(force = false): void {
-  if (typeof localStorage === "undefined") return;
+  if (!owner || typeof localStorage === "undefined") return;
   const now = Date.now();
   if (!force && now - lastSaved < SAVE_POSITION_MS) return;
   lastSaved = now;
@@ -308,6 +316,7 @@ function advance(direction: 1 | -1, autoplay: boolean, skippedBefore: QueueItem[
 
 /** Start a list at `start` (a card's play button: the rest of its list follows). */
 export function playList(items: QueueItem[], start: number, startAt = 0): void {
+  act();
   if (items.length === 0) return;
   const q = queueOf(items, start);
   const { index, skipped } = nextPlayable(q, q.index, 1);
@@ -319,6 +328,7 @@ export function playList(items: QueueItem[], start: number, startAt = 0): void {
 
 /** Play or pause whatever is current. */
 export function togglePlay(): void {
+  act();
   const item = current();
   if (!item) return;
   const el = element();
@@ -336,6 +346,7 @@ export function togglePlay(): void {
  * queued after it when it is given (a card in a list), or just before the rest of the queue (a song page).
  */
 export function toggleSong(song: QueueItem, list?: () => QueueItem[]): void {
+  act();
   if (current()?.songId === song.songId) {
     togglePlay();
     return;
@@ -345,6 +356,7 @@ export function toggleSong(song: QueueItem, list?: () => QueueItem[]): void {
 
 /** Play a song from `seconds` (a song page's seek bar before it played): it becomes current as toggleSong says. */
 export function playSongAt(song: QueueItem, seconds: number, list?: () => QueueItem[]): void {
+  act();
   if (current()?.songId === song.songId) {
     seek(seconds);
     return;
@@ -362,6 +374,7 @@ export function playSongAt(song: QueueItem, seconds: number, list?: () => QueueI
 
 /** Queue a song right after the current one. */
 export function playNext(item: QueueItem): void {
+  act();
   const wasEmpty = state.queue.items.length === 0;
   set({ queue: insertNext(state.queue, item) });
   save(true);
@@ -370,6 +383,7 @@ export function playNext(item: QueueItem): void {
 
 /** Queue a song at the end. */
 export function addToQueue(item: QueueItem): void {
+  act();
   const wasEmpty = state.queue.items.length === 0;
   set({ queue: append(state.queue, item) });
   save(true);
@@ -378,12 +392,14 @@ export function addToQueue(item: QueueItem): void {
 
 /** The next song in the queue. */
 export function next(): void {
+  act();
   if (!current()) return;
   advance(1, true);
 }
 
 /** Start the current song again, or (in its first seconds) go to the one before. */
 export function previous(): void {
+  act();
   if (!current()) return;
   if (state.currentTime > RESTART_AFTER_SEC || state.queue.index === 0) {
     seek(0);
@@ -394,6 +410,7 @@ export function previous(): void {
 
 /** Play the queue's song at `index`. */
 export function jumpTo(index: number): void {
+  act();
   if (index < 0 || index >= state.queue.items.length) return;
   set({ queue: { items: state.queue.items, index } });
   void loadCurrent(true);
@@ -401,12 +418,14 @@ export function jumpTo(index: number): void {
 
 /** Reorder the queue. */
 export function moveItem(from: number, to: number): void {
+  act();
   set({ queue: move(state.queue, from, to) });
   save(true);
 }
 
 /** Take a song out of the queue; taking out the current one moves on to the next (playing if it was). */
 export function removeItem(at: number): void {
+  act();
   const wasCurrent = at === state.queue.index;
   const wasPlaying = state.playing;
   set({ queue: remove(state.queue, at) });
@@ -416,12 +435,14 @@ export function removeItem(at: number): void {
 
 /** Empty the queue and stop. */
 export function clearQueue(): void {
+  act();
   set({ queue: EMPTY_QUEUE });
   void loadCurrent(false);
 }
 
 /** Put the play head at `seconds` in the current song. */
 export function seek(seconds: number): void {
+  act();
   const el = audio;
   const max = state.duration > 0 ? state.duration : Number.POSITIVE_INFINITY;
   const to = Math.max(0, Math.min(seconds, max));
@@ -440,6 +461,7 @@ export function seekBy(delta: number): void {
 
 /** Volume from 0 to 1 (unmutes). */
 export function setVolume(volume: number): void {
+  act();
   const el = element();
   el.volume = Math.max(0, Math.min(1, volume));
   if (el.volume > 0) el.muted = false;
@@ -447,12 +469,14 @@ export function setVolume(volume: number): void {
 
 /** Mute or unmute. */
 export function toggleMute(): void {
+  act();
   const el = element();
   el.muted = !el.muted;
 }
 
 /** Turn the site's keyboard shortcuts on or off. */
 export function setShortcuts(on: boolean): void {
+  act();
   set({ shortcuts: on });
   save(true);
 }
@@ -494,6 +518,10 @@ export function restorePlayer(): void {
   if (current()) void loadCurrent(false, saved.position);
   // The position is saved every few seconds; a closed tab saves it exactly.
   window.addEventListener("pagehide", () => save(true));
+  // Another tab took over the saved player (a tab is not told of its own writes).
+  window.addEventListener("storage", (event) => {
+    if (event.key === STORAGE_KEY) owner = false;
+  });
 }
 
 /** Call `fn` after every change of the player (the Media Session follows it); returns the unsubscribe. */
