@@ -27,6 +27,8 @@ let micClipPath: string;
 let roomClipPath: string;
 /** 10 s of MIC_SONG sped up by 12% (tempo and pitch), noise at 15 dB SNR, 48 kHz. */
 let spedClipPath: string;
+/** 10 s of ROOM_SONG as a "slowed + reverb" edit: slowed to x0.85 (tempo and pitch), a room (RT60 0.5 s), noise. */
+let slowedReverbClipPath: string;
 /** Random notes that are in no song. */
 let unknownClipPath: string;
 /** 8 s from the middle of FILE_SONG with noise, as a WAV file to upload. */
@@ -45,6 +47,15 @@ test.beforeAll(async () => {
   const heard = addNoise(convolve(mono.slice(from, from + 10 * room.sampleRate), roomImpulse(room.sampleRate)), 10, 5);
   roomClipPath = path.join(workDir, "room-clip.wav");
   writeFileSync(roomClipPath, pcmWav({ sampleRate: 48000, channels: [resample(heard, room.sampleRate, 48000)] }));
+  // 8.5 s of the song played at 85% speed last 10 s; then the room over it, as the edits on short-video apps do.
+  const source = mono.slice(from, from + Math.round(8.5 * room.sampleRate));
+  const slowed = resample(source, room.sampleRate * 0.85, room.sampleRate);
+  const edit = addNoise(convolve(slowed, roomImpulse(room.sampleRate, 0.5, 0)), 10, 7);
+  slowedReverbClipPath = path.join(workDir, "slowed-reverb-clip.wav");
+  writeFileSync(
+    slowedReverbClipPath,
+    pcmWav({ sampleRate: 48000, channels: [resample(edit, room.sampleRate, 48000)] }),
+  );
   const mic = await songPcm(api, micSong);
   const micMono = mic.channels[0] as Float32Array;
   const at = Math.floor((micMono.length - 11.2 * mic.sampleRate) / 2);
@@ -78,6 +89,11 @@ test.describe("song recognition", () => {
       await expect(match).toBeVisible({ timeout: 25_000 });
       await expect(match.getByRole("link", { name: MIC_SONG })).toBeVisible();
       await expect(match).toContainText(micSong.artists[0]?.name ?? "");
+      // How sure, in words, with the evidence (issue 30): a clean clip of the song lines up far above chance.
+      await expect(match.getByTestId("recognition-certainty")).toContainText(/^How sure(Sure|Likely)/);
+      await expect(match.getByTestId("recognition-certainty")).toContainText(
+        /[\d,]+ hashes line up, the next song \d+/,
+      );
       // It stopped on its own once confident.
       await expect(phase(page)).toHaveText("Idle");
       await expect(page.getByRole("button", { name: "Record" })).toBeEnabled();
@@ -120,6 +136,14 @@ test.describe("song recognition", () => {
   test("recognises a song played across a room: reverberation plus noise at the microphone", async () => {
     test.setTimeout(60_000);
     await micMatch(roomClipPath, ROOM_SONG, "song-recognition-room.png");
+  });
+
+  test("recognises a slowed + reverb edit through the microphone (issue 30)", async () => {
+    test.setTimeout(60_000);
+    await micMatch(slowedReverbClipPath, ROOM_SONG, "song-recognition-slowed-reverb.png", async (match) => {
+      await expect(match.getByTestId("recognition-transform")).toContainText(/Slowed down 1[45]%/);
+      await expect(match.getByTestId("recognition-certainty")).toContainText(/^How sure(Sure|Likely|Weak)/);
+    });
   });
 
   test("recognises a sped-up edit and says how much faster it plays", async () => {

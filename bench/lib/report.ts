@@ -33,6 +33,7 @@ export function indexingFigures(r: PresetResult) {
   const hashesPerSecond = r.postingsStored / r.indexedSeconds;
   const bytesPerHour = hashesPerSecond * 3600 * BYTES_PER_ROW;
   const latencies = r.conditions.flatMap((c) => c.cpuMs);
+  const unknown = r.conditions.flatMap((c) => c.negativeCpuMs);
   const wall = r.conditions.flatMap((c) => c.latenciesMs);
   const negatives = r.conditions.flatMap((c) => [...c.negativeScores, ...c.leaveOneOutScores]);
   const positives = r.conditions.flatMap((c) => c.positiveScores);
@@ -55,6 +56,8 @@ export function indexingFigures(r: PresetResult) {
     bytesPerHour,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
+    unknownP50: percentile(unknown, 50),
+    unknownP95: percentile(unknown, 95),
     falsePositives: r.conditions.reduce((n, c) => n + c.falsePositives, 0),
     negatives: r.conditions.reduce((n, c) => n + c.negatives, 0),
     looFalsePositives: r.conditions.reduce((n, c) => n + c.leaveOneOutFalsePositives, 0),
@@ -78,7 +81,8 @@ export function formatPreset(r: PresetResult, run: BenchResult): string {
       (wrongOffsets ? ` "Wrong" includes ${wrongOffsets} answer(s) naming the right song at a wrong offset.` : ""),
     `- Query latency (fingerprint + match, ${run.catalogueTracks} tracks indexed), all conditions: p50 ${f.p50.toFixed(
       1,
-    )} ms, p95 ${f.p95.toFixed(1)} ms of CPU (wall clock p50 ${f.wallP50.toFixed(1)} ms, p95 ${f.wallP95.toFixed(1)} ms).`,
+    )} ms, p95 ${f.p95.toFixed(1)} ms of CPU (wall clock p50 ${f.wallP50.toFixed(1)} ms, p95 ${f.wallP95.toFixed(1)} ms); ` +
+      `out-of-catalogue clips (refused) p50 ${f.unknownP50.toFixed(1)} ms, p95 ${f.unknownP95.toFixed(1)} ms of CPU.`,
     `- Scores (aligned hashes of the best candidate): negatives (both kinds) at most ${f.maxNegativeAligned} (lead over runner-up at ` +
       `most ${f.maxNegativeLead}); right-song positives median ${f.medianPositiveAligned}, minimum ${f.minPositiveAligned}.`,
     `- Indexing on one core: ${f.withDecode.toFixed(0)}x realtime including decode, ${f.withoutDecode.toFixed(
@@ -92,6 +96,32 @@ export function formatPreset(r: PresetResult, run: BenchResult): string {
       1,
     )} MB per hour of audio at ${BYTES_PER_ROW} bytes per row (hash int4 + offset int4 + song ref int4, no index overhead).`,
   ];
+  return lines.join("\n");
+}
+
+/** The certainty words of each condition's correct answers, and of its wrong ones (decision 028). */
+export function formatCertainty(r: PresetResult): string {
+  const lines = [
+    `How sure, preset \`${r.preset.name}\` (the words the recognition page shows; decision 028):`,
+    "",
+    "| condition | correct: sure | likely | weak | wrong: sure | likely | weak |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  const total = { sure: 0, likely: 0, weak: 0, wrongSure: 0, wrongLikely: 0, wrongWeak: 0 };
+  for (const c of r.conditions) {
+    const k = c.certainty;
+    const w = c.wrongCertainty;
+    lines.push(`| ${c.condition} | ${k.sure} | ${k.likely} | ${k.weak} | ${w.sure} | ${w.likely} | ${w.weak} |`);
+    total.sure += k.sure;
+    total.likely += k.likely;
+    total.weak += k.weak;
+    total.wrongSure += w.sure;
+    total.wrongLikely += w.likely;
+    total.wrongWeak += w.weak;
+  }
+  lines.push(
+    `| all | ${total.sure} | ${total.likely} | ${total.weak} | ${total.wrongSure} | ${total.wrongLikely} | ${total.wrongWeak} |`,
+  );
   return lines.join("\n");
 }
 

@@ -1,5 +1,7 @@
 import { basename } from "node:path";
 import {
+  type Certainty,
+  certaintyOf,
   decide,
   estimateTempo,
   type FingerprintConfig,
@@ -48,6 +50,8 @@ export type BenchOptions = {
   transformSnrDb: number;
   /** Presets (by name) that run the warped second pass when the plain one finds nothing. */
   warp: Record<string, WarpSearch>;
+  /** Only the conditions whose name contains one of these (a quicker run while trying an idea); all when empty. */
+  only?: string[];
   /** Replaceable for development (e.g. a decode cache); the default uses audio-decode. */
   decode?: (path: string) => Promise<Decoded>;
 };
@@ -78,6 +82,8 @@ export type ConditionResult = {
   /** Wall-clock and process CPU time of each positive query (fingerprint + match). */
   latenciesMs: number[];
   cpuMs: number[];
+  /** Process CPU time of each out-of-catalogue query: how fast unknown music is refused (issue 30). */
+  negativeCpuMs: number[];
   /** Best candidate's aligned count and lead over the runner-up, for each negative (whether decided or not). */
   negativeScores: Score[];
   /** The same for positives whose best candidate is the right song. */
@@ -90,6 +96,9 @@ export type ConditionResult = {
   detected: Warp[];
   /** Queries answered by the second pass. */
   secondPass: number;
+  /** The certainty words of correct answers, and of wrong ones (decision 028). */
+  certainty: Record<Certainty, number>;
+  wrongCertainty: Record<Certainty, number>;
 };
 
 /** Everything measured for one preset. */
@@ -305,16 +314,26 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const seconds = options.transformSeconds;
     for (const t of options.transforms) {
       conditions.push({
-        name: `${seconds} s ${t.name}, ${options.transformSnrDb} dB SNR`,
+        name: `${seconds} s ${t.name}, ${t.snrDb ?? options.transformSnrDb} dB SNR`,
         seconds,
         truth: t.truth,
         make: (c) => {
           const out = applyTransform(c.source, c.track.sampleRate, t);
           const clip = out.slice(0, c.length);
-          return { samples: withNoise(clip, options.transformSnrDb, c.seed + 104729), rate: c.track.sampleRate };
+          return {
+            samples: withNoise(clip, t.snrDb ?? options.transformSnrDb, c.seed + 104729),
+            rate: c.track.sampleRate,
+          };
         },
       });
     }
+  }
+
+  if (options.only?.length) {
+    const wanted = options.only;
+    const kept = conditions.filter((c) => wanted.some((w) => c.name.includes(w)));
+    conditions.length = 0;
+    conditions.push(...kept);
   }
 
   /**
@@ -349,7 +368,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       return { ...plainOthers, warp: null, second: false };
     const keep = Math.min(samples.length, Math.round(WARP_MAX_SECONDS * rate));
     const skipped = (samples.length - keep) / rate;
-    const query = prepareWarpQuery(samples.subarray(samples.length - keep), rate, preset);
+    const query = prepareWarpQuery(samples.subarray(samples.length - keep), rate, preset, search.dereverb);
     const view = without
       ? {
           lookup: (h: number) => index.lookup(h).filter((p) => p.songId !== without),
@@ -383,6 +402,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         leaveOneOutFalsePositives: 0,
         latenciesMs: [],
         cpuMs: [],
+        negativeCpuMs: [],
         negativeScores: [],
         positiveScores: [],
         leaveOneOutScores: [],
@@ -390,6 +410,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         truth: condition.truth ?? null,
         detected: [],
         secondPass: 0,
+        certainty: { sure: 0, likely: 0, weak: 0 },
+        wrongCertainty: { sure: 0, likely: 0, weak: 0 },
       };
       for (const clip of clips) {
         if (clip.seconds !== condition.seconds) continue;
@@ -412,6 +434,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         };
         if (!clip.positive) {
           out.negatives++;
+          out.negativeCpuMs.push((cpu.user + cpu.system) / 1000);
           out.negativeScores.push(score);
           if (result.match) out.falsePositives++;
           continue;
@@ -434,6 +457,20 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
           offsetSeconds: b2?.offsetSeconds ?? 0,
         });
         const trueOffset = clip.start / clip.track.sampleRate;
+        const word = result.match
+          ? certaintyOf(
+              result.match.aligned,
+              result.candidates.find((c) => c.songId !== result.match?.songId)?.aligned ?? 0,
+              result.second,
+            )
+          : null;
+        if (
+          word &&
+          (result.match?.songId !== clip.track.name ||
+            Math.abs((result.match?.offsetSeconds ?? 0) - trueOffset) > options.offsetToleranceSeconds)
+        )
+          out.wrongCertainty[word]++;
+        else if (word) out.certainty[word]++;
         if (!result.match) {
           out.noMatch++;
           out.misses.push({ ...score, kind: "no match" });

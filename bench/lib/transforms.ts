@@ -15,7 +15,10 @@ export type Transform = {
   truth: Warp;
   /** ffmpeg arguments between the input and the output (the IR file is input 1 when `ir` is set). */
   filter: (rate: number) => string[];
-  ir?: boolean;
+  /** Convolve with a room's impulse response of this RT60 (s), direct-to-reverberant ratio 0 dB (input 1). */
+  ir?: { rt60: number };
+  /** White noise at this SNR instead of the benchmark's transform SNR (10 dB). */
+  snrDb?: number;
   /** Encode to MP3 at this bitrate and decode back, instead of filtering. */
   mp3Kbps?: number;
 };
@@ -36,7 +39,22 @@ const tempo = (f: number): Transform => ({
   filter: () => ["-af", `rubberband=tempo=${f}`],
 });
 
-/** Every condition, for 5 s clips at 10 dB SNR in the benchmark. */
+/** A room: reverberation of RT60 `rt60` seconds (issue 30 asks for 0.5 and 1 s). */
+const room = (rt60: number): Transform => ({
+  name: `room RT60 ${rt60.toFixed(1)} s`,
+  truth: { tempo: 1, pitch: 1 },
+  filter: () => ["-filter_complex", "afir=gtype=none"],
+  ir: { rt60 },
+});
+/** The "slowed + reverb" edit of short-video apps: speed x0.85 (tempo and pitch), then a room of RT60 `rt60`. */
+const slowedReverb = (rt60: number): Transform => ({
+  name: `slowed x0.85 + reverb RT60 ${rt60.toFixed(1)} s`,
+  truth: { tempo: 0.85, pitch: 0.85 },
+  filter: (rate) => ["-filter_complex", `[0:a]asetrate=${rate * 0.85},aresample=${rate}[s];[s][1:a]afir=gtype=none`],
+  ir: { rt60 },
+});
+
+/** Every condition, for 5 s clips at 10 dB SNR (unless one says otherwise) in the benchmark. */
 export const TRANSFORMS: Transform[] = [
   speed(0.85),
   speed(0.92),
@@ -50,18 +68,13 @@ export const TRANSFORMS: Transform[] = [
   tempo(0.95),
   tempo(1.05),
   tempo(1.1),
-  {
-    name: "reverb (RT60 1 s)",
-    truth: { tempo: 1, pitch: 1 },
-    filter: () => ["-filter_complex", "afir=gtype=none"],
-    ir: true,
-  },
-  {
-    name: "slowed x0.85 + reverb",
-    truth: { tempo: 0.85, pitch: 0.85 },
-    filter: (rate) => ["-filter_complex", `[0:a]asetrate=${rate * 0.85},aresample=${rate}[s];[s][1:a]afir=gtype=none`],
-    ir: true,
-  },
+  room(0.5),
+  room(1),
+  slowedReverb(0.5),
+  slowedReverb(1),
+  { ...speed(1.1), name: "sped up x1.10", snrDb: 5 },
+  { ...speed(0.9), name: "slowed x0.90", snrDb: 5 },
+  { ...speed(1.1), name: "sped up x1.10", snrDb: 0 },
   {
     name: "phone band 300-3400 Hz",
     truth: { tempo: 1, pitch: 1 },
@@ -122,7 +135,7 @@ export function applyTransform(x: Float32Array, rate: number, t: Transform): Flo
     const inputs = [...raw, "-i", "pipe:0"];
     if (t.ir) {
       const file = join(dir, "ir.f32");
-      writeFileSync(file, f32(reverbImpulse(rate)));
+      writeFileSync(file, f32(reverbImpulse(rate, t.ir.rt60)));
       inputs.push(...raw, "-i", file);
     }
     const r = spawnSync("ffmpeg", [...quiet, ...inputs, ...t.filter(rate), ...raw, "pipe:1"], {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hannWindow, mixdown, resample, stft } from "./dsp.js";
+import { hannWindow, mixdown, resample, type Spectrogram, stft, suppressLateReverb } from "./dsp.js";
 import { chirp, tone } from "./test-signals.js";
 
 /** Frequency of the loudest bin of a long FFT of the middle of a signal. */
@@ -91,5 +91,48 @@ describe("stft", () => {
   it("yields no frames for a signal shorter than the window and honours maxFrames", () => {
     expect(stft(new Float32Array(100), 5512, 512, 128).frameCount).toBe(0);
     expect(stft(new Float32Array(10000), 5512, 512, 128, 5).frameCount).toBe(5);
+  });
+});
+
+describe("suppressLateReverb", () => {
+  /** One bin: a note at frame 0 ringing out with a room's decay, and a second note at frame 20. */
+  function ringing(decayPerFrame: number): Spectrogram {
+    const frames = 40;
+    const data = new Float32Array(frames);
+    for (let f = 0; f < frames; f++) {
+      const first = decayPerFrame ** f;
+      const second = f >= 20 ? decayPerFrame ** (f - 20) : 0;
+      data[f] = 10 * Math.log10(first + second);
+    }
+    return { data, frameCount: frames, binCount: 1, sampleRate: 5512, windowSize: 512, hopSize: 128, maxDb: 0 };
+  }
+
+  it("takes a room's tail down to the floor and keeps the notes' onsets", () => {
+    const s = ringing(0.7);
+    const dry = suppressLateReverb(s, { delayFrames: 2, decayPerFrame: 0.7, floorDb: 20 });
+    // The onsets and the early part (before the delay) are as they were.
+    expect(dry.data[0]).toBeCloseTo(s.data[0] as number, 3);
+    expect(dry.data[1]).toBeCloseTo(s.data[1] as number, 3);
+    expect(dry.data[20]).toBeGreaterThan((s.data[20] as number) - 0.1);
+    // The late tail is taken off, down to the floor (20 dB under its level).
+    for (const f of [5, 10, 15, 25, 30]) expect(dry.data[f]).toBeLessThan((s.data[f] as number) - 15);
+    expect(dry.maxDb).toBeCloseTo(Math.max(...dry.data), 5);
+  });
+
+  it("leaves a spectrogram without reverberation's decay nearly as it is", () => {
+    // Notes every 8 frames with silence between: nothing to take off but the tails of the notes themselves.
+    const data = new Float32Array(32).fill(-120);
+    for (let f = 0; f < 32; f += 8) data[f] = -10;
+    const s: Spectrogram = {
+      data,
+      frameCount: 32,
+      binCount: 1,
+      sampleRate: 5512,
+      windowSize: 512,
+      hopSize: 128,
+      maxDb: -10,
+    };
+    const dry = suppressLateReverb(s, { delayFrames: 2, decayPerFrame: 0.65, floorDb: 20 });
+    for (let f = 0; f < 32; f += 8) expect(Math.abs((dry.data[f] as number) + 10)).toBeLessThan(0.25);
   });
 });

@@ -200,3 +200,46 @@ export function stft(
   }
   return { data, frameCount, binCount, sampleRate, windowSize, hopSize, maxDb };
 }
+
+/** How late reverberation is taken off a query's spectrogram (`suppressLateReverb`). */
+export type Dereverb = {
+  /** Frames between a sound and the reverberation counted as "late" (early reflections are left alone). */
+  delayFrames: number;
+  /** Power left of the reverberation after one frame (0.53 for RT60 0.5 s, 0.73 for 1 s at 23 ms frames). */
+  decayPerFrame: number;
+  /** No bin drops more than this (dB) below its level. */
+  floorDb: number;
+};
+
+/**
+ * Late reverberation suppressed (Lebart-style spectral subtraction): each bin's recent peak energy, decayed as a
+ * room would, is taken off its power `delayFrames` later. A room's tail fills the gaps between notes with smeared
+ * energy whose local maxima are not the song's peaks; with the tail taken off, the peaks picked are the onsets the
+ * stored recording has.
+ */
+export function suppressLateReverb(s: Spectrogram, d: Dereverb): Spectrogram {
+  const { frameCount, binCount } = s;
+  const data = new Float32Array(s.data.length);
+  const hold = new Float64Array(binCount);
+  const delayed = Array.from({ length: d.delayFrames }, () => new Float64Array(binCount));
+  const lag = d.decayPerFrame ** d.delayFrames;
+  const floor = 10 ** (-d.floorDb / 10);
+  let maxDb = MIN_DB;
+  for (let f = 0; f < frameCount; f++) {
+    const row = f * binCount;
+    // The hold of `delayFrames` ago: the energy whose tail reaches this frame.
+    const past = delayed[f % d.delayFrames] as Float64Array;
+    for (let b = 0; b < binCount; b++) {
+      const db = s.data[row + b] as number;
+      const power = db <= MIN_DB ? 0 : 10 ** (db / 10);
+      const tail = lag * (past[b] as number);
+      const kept = Math.max(power - tail, power * floor);
+      const out = kept > 0 ? 10 * Math.log10(kept) : MIN_DB;
+      data[row + b] = out;
+      if (out > maxDb) maxDb = out;
+      hold[b] = Math.max(power, d.decayPerFrame * (hold[b] as number));
+    }
+    past.set(hold);
+  }
+  return { ...s, data, maxDb };
+}

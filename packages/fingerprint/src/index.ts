@@ -2,6 +2,7 @@
  * Audio fingerprinting (spec §9, issue 8): pure TypeScript on Float32Array, used by the browser (microphone capture)
  * and the server (indexing, matching). No DOM or Node APIs here.
  */
+export * from "./certainty.js";
 export * from "./config.js";
 export * from "./dsp.js";
 export * from "./fingerprint.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_PRESET, type DerivedParams, deriveParams, type FingerprintConfig } from "./config.js";
-import { type Spectrogram, stft } from "./dsp.js";
+import { type Dereverb, type Spectrogram, stft, suppressLateReverb } from "./dsp.js";
 import { toAnalysisRate } from "./fingerprint.js";
 import type { Hashes } from "./hashes.js";
 import { type Candidate, decide, type Lookup, lookupFromRows, match } from "./match.js";
@@ -47,13 +47,29 @@ export type WarpSearch = {
   refineSteps: number;
   /** Songs verified after the coarse search. */
   candidates: number;
-  /** A warped match needs at least this many aligned hashes (with the plain margin rules over the runner-up). */
+  /** A warped match needs at least this many aligned hashes... */
   minAligned: number;
+  /** ...this many more than the runner-up song... */
+  minMargin: number;
+  /** ...and this many times the runner-up's count. */
+  minMarginRatio: number;
+  /**
+   * A second analysis of the query with late reverberation taken off, fused with the first: in verification (its
+   * hashes merged with the shifted analyses'), and with `inSearch` in the coarse search too. Null: none.
+   */
+  dereverb: (Dereverb & { inSearch: boolean }) | null;
+  /**
+   * Verification pairs each query peak with this many following peaks (null: the index's fan-out). A room's tail
+   * adds peaks that take the places of the song's own targets among the nearest few; pairing wider finds the pairs
+   * the index stored behind them. Only the few verified songs' rows are searched, so it costs little.
+   */
+  verifyFanOut: number | null;
 };
 
 /**
  * The ranges issue 17 asks for (speed +-15%, pitch +-2 semitones, tempo +-10%) on a 1% grid: at 2% a factor halfway
- * between two grid points lost half the clips (decision 020). Verification refines to 0.25%.
+ * between two grid points lost half the clips (decision 020). Verification refines to 0.25%. A dereverberated analysis
+ * is fused in, verification pairs 8 peaks wide, and the rule asks a lead of 10 and 2x (decision 028: slowed + reverb).
  */
 export const DEFAULT_WARP_SEARCH: WarpSearch = {
   speed: 0.15,
@@ -63,6 +79,12 @@ export const DEFAULT_WARP_SEARCH: WarpSearch = {
   refineSteps: 4,
   candidates: 5,
   minAligned: 20,
+  // Decision 028: with the wider verification, chance alignments reach 10-12; the right song's lead over them is
+  // what counts (a 3x ratio refused 21 against 9, 28 against 10).
+  minMargin: 10,
+  minMarginRatio: 2,
+  dereverb: { delayFrames: 2, decayPerFrame: 0.65, floorDb: 20, inSearch: true },
+  verifyFanOut: 8,
 };
 
 /** Factors (1 + step)^k covering [1 - range, 1 + range] (geometric, so the relative error is even), without 1. */
@@ -125,10 +147,10 @@ export function warpedHashes(
   warp: Warp,
   config: FingerprintConfig,
   derived: DerivedParams = deriveParams(config),
-  options: { refinedTimes: boolean; timeShift: number } = { refinedTimes: true, timeShift: 0 },
+  options: { refinedTimes: boolean; timeShift: number; fanOut?: number } = { refinedTimes: true, timeShift: 0 },
 ): Hashes {
   const { minDeltaFrames, maxDeltaFrames, f2Bits, dtBits, minBin, maxBin } = derived;
-  const fanOut = config.pairing.fanOut;
+  const fanOut = options.fanOut ?? config.pairing.fanOut;
   const { count, freqs, frames } = peaks;
   const hashes = new Int32Array(count * fanOut);
   const offsets = new Int32Array(count * fanOut);
@@ -163,24 +185,39 @@ export function warpedHashes(
   return { count: n, hashes: hashes.subarray(0, n), offsets: offsets.subarray(0, n) };
 }
 
-/** A query analysed once per shift (shift 0 first), ready to be hashed under any warp. */
-export type WarpQuery = { shifts: RefinedPeaks[]; derived: DerivedParams; config: FingerprintConfig };
+/**
+ * A query analysed once per shift (shift 0 first), ready to be hashed under any warp; `extra` are other analyses of
+ * shift 0 (late reverberation taken off), fused with them.
+ */
+export type WarpQuery = {
+  shifts: RefinedPeaks[];
+  extra: RefinedPeaks[];
+  extraInSearch: boolean;
+  derived: DerivedParams;
+  config: FingerprintConfig;
+};
 
 /** Analyse a query clip for warped matching: refined peaks of each shifted analysis (`config.query.shifts`). */
 export function prepareWarpQuery(
   samples: Float32Array,
   sampleRate: number,
   config: FingerprintConfig = DEFAULT_PRESET,
+  dereverb: WarpSearch["dereverb"] = DEFAULT_WARP_SEARCH.dereverb,
 ): WarpQuery {
   if (config.pairing.maxDeltaBins !== null) throw new Error("warped matching needs pairing across the whole band");
   const x = toAnalysisRate(samples, sampleRate, config);
   const shifts: RefinedPeaks[] = [];
+  const extra: RefinedPeaks[] = [];
   for (let s = 0; s < config.query.shifts; s++) {
     const shift = Math.round((s * config.hopSize) / config.query.shifts);
     const spectrogram = stft(x.subarray(shift), config.sampleRate, config.windowSize, config.hopSize, config.maxFrames);
     shifts.push(refinePeaks(spectrogram, pickPeaks(spectrogram, config)));
+    if (s === 0 && dereverb) {
+      const dry = suppressLateReverb(spectrogram, dereverb);
+      extra.push(refinePeaks(dry, pickPeaks(dry, config)));
+    }
   }
-  return { shifts, derived: deriveParams(config), config };
+  return { shifts, extra, extraInSearch: !!dereverb?.inSearch, derived: deriveParams(config), config };
 }
 
 /** Merge hash lists, dropping repeated (hash, offset) pairs. */
@@ -206,20 +243,27 @@ function mergeHashes(parts: readonly Hashes[]): Hashes {
  */
 export function searchHashes(query: WarpQuery, warps: readonly Warp[]): { warps: Hashes[]; distinct: number[] } {
   const first = query.shifts[0] as RefinedPeaks;
-  const all = warps.map((w) => warpedHashes(first, w, query.config, query.derived));
+  const all = warps.map((w) => {
+    const plain = warpedHashes(first, w, query.config, query.derived);
+    if (!query.extraInSearch || query.extra.length === 0) return plain;
+    return mergeHashes([plain, ...query.extra.map((p) => warpedHashes(p, w, query.config, query.derived))]);
+  });
   const set = new Set<number>();
   for (const h of all) for (let i = 0; i < h.count; i++) set.add(h.hashes[i] as number);
   return { warps: all, distinct: [...set] };
 }
 
 /** Verification hashes under one warp: every shifted analysis, on whole frames plus the shift, merged. */
-export function verifyHashes(query: WarpQuery, warp: Warp): Hashes {
+export function verifyHashes(query: WarpQuery, warp: Warp, fanOut?: number): Hashes {
   const n = query.shifts.length;
-  return mergeHashes(
-    query.shifts.map((p, s) =>
-      warpedHashes(p, warp, query.config, query.derived, { refinedTimes: false, timeShift: s / n }),
+  return mergeHashes([
+    ...query.shifts.map((p, s) =>
+      warpedHashes(p, warp, query.config, query.derived, { refinedTimes: false, timeShift: s / n, fanOut }),
     ),
-  );
+    ...query.extra.map((p) =>
+      warpedHashes(p, warp, query.config, query.derived, { refinedTimes: false, timeShift: 0, fanOut }),
+    ),
+  ]);
 }
 
 /** A candidate found through a warp. */
@@ -312,7 +356,7 @@ export function verifyCandidates(
         warps.push(w);
       }
     }
-  const hashes = warps.map((w) => verifyHashes(query, w));
+  const hashes = warps.map((w) => verifyHashes(query, w, search.verifyFanOut ?? undefined));
   const ranked = bestPerSong(warps, hashes, lookup, query.config, query.config.match.maxCandidates).slice(
     0,
     query.config.match.maxCandidates,
@@ -322,9 +366,17 @@ export function verifyCandidates(
   return { candidates: out, match: decided.match ? (out[0] as WarpedCandidate) : null, verified: candidates.length };
 }
 
-/** The decision rule of warped matching: the plain rule with a higher floor (many warps, many chances). */
+/** The decision rule of warped matching: a higher floor than the plain rule (many warps, many chances). */
 export function warpDecision(config: FingerprintConfig, search: WarpSearch = DEFAULT_WARP_SEARCH): FingerprintConfig {
-  return { ...config, match: { ...config.match, minAligned: search.minAligned } };
+  return {
+    ...config,
+    match: {
+      ...config.match,
+      minAligned: search.minAligned,
+      minMargin: search.minMargin,
+      minMarginRatio: search.minMarginRatio,
+    },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { CERTAINTIES } from "@unheard/fingerprint";
 import { audioTransformSchema, describeAudioTransform, foundMatchesMessage, MESSAGES } from "@unheard/shared";
 import { z } from "zod";
 import type { Config } from "../../config.js";
@@ -43,7 +44,8 @@ const candidateSchema = z.object({
 const recognitionSchema = z.object({
   hashes: z.number(),
   seconds: z.number(),
-  match: candidateSchema.nullable(),
+  /** The match, with how sure it is in words and the runner-up's aligned hashes it stands out against. */
+  match: candidateSchema.extend({ certainty: z.enum(CERTAINTIES), runnerUpAligned: z.number() }).nullable(),
   candidates: z.array(candidateSchema),
   message: z.string(),
 });
@@ -93,7 +95,11 @@ export function fingerprintsRoutes(
         : undefined;
     };
     const candidates = result.candidates.map(withSong).filter((c) => c !== undefined);
-    const matched = result.match ? (withSong(result.match) ?? null) : null;
+    const found = result.match ? withSong(result.match) : undefined;
+    const matched =
+      found && result.certainty
+        ? { ...found, certainty: result.certainty, runnerUpAligned: result.runnerUpAligned }
+        : null;
     return {
       hashes: result.hashes,
       seconds,

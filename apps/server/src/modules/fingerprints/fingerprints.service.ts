@@ -1,5 +1,7 @@
 import { open } from "node:fs/promises";
 import {
+  type Certainty,
+  certaintyOf,
   DEFAULT_PRESET,
   DEFAULT_WARP_SEARCH,
   estimateTempo,
@@ -61,6 +63,10 @@ export type Recognition = {
   };
   candidates: RecognitionCandidate[];
   match: RecognitionCandidate | null;
+  /** How sure the match is in words, from its aligned hashes and the runner-up's (decision 028); null: no match. */
+  certainty: Certainty | null;
+  /** The runner-up song's aligned hashes: the evidence the match stands out against. */
+  runnerUpAligned: number;
 };
 
 /** Indexing songs' audio, recognising clips, spotting duplicate uploads (issue 8). */
@@ -89,12 +95,14 @@ export function createFingerprintsService(deps: {
   async function recognizeWarped(samples: Float32Array, sampleRate: number, search: WarpSearch) {
     const keep = Math.min(samples.length, Math.round(WARP_MAX_SECONDS * sampleRate));
     const skipped = samples.length - keep;
-    const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset);
+    const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset, search.dereverb);
     const { warps, distinct } = searchHashes(query, grid);
     const postings = await repo.postings(distinct, preset.index.maxPostingsPerHash);
     const lookupRows = postings.hashes.length;
     const lookup = lookupFromColumns(postings);
     const candidates = warpCandidates(query, grid, lookup, warps, search);
+    // No song shares a hash with the clip under any warp: nothing to verify.
+    if (candidates.length === 0) return { candidates: [], match: null, rows: lookupRows };
     const rows = await repo.songRows(candidates.map((c) => c.songId));
     const result = verifyCandidates(query, candidates, rows, search);
     // Offsets are in the song's time; the clip started `skipped` samples (of the warped audio) earlier.
@@ -109,6 +117,15 @@ export function createFingerprintsService(deps: {
       candidates: result.candidates.map(shape),
       match: result.match ? shape(result.match) : null,
       rows: lookupRows + rows.length,
+    };
+  }
+
+  /** The match's certainty word and the runner-up's count. */
+  function graded(r: { candidates: RecognitionCandidate[]; match: RecognitionCandidate | null }, warped: boolean) {
+    const runnerUpAligned = r.candidates.find((c) => c.songId !== r.match?.songId)?.aligned ?? 0;
+    return {
+      certainty: r.match ? certaintyOf(r.match.aligned, runnerUpAligned, warped) : null,
+      runnerUpAligned,
     };
   }
 
@@ -149,13 +166,19 @@ export function createFingerprintsService(deps: {
       warpRows: 0,
     };
     if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {
-      return { hashes: fp.hashes.count, timings, ...plain };
+      return { hashes: fp.hashes.count, timings, ...plain, ...graded(plain, false) };
     }
     const warped = await recognizeWarped(samples, sampleRate, warpSearch);
     timings.warpMs = performance.now() - t3;
     timings.warpRows = warped.rows;
     const { candidates, match: found } = warped.match ? warped : plain;
-    return { hashes: fp.hashes.count, timings, candidates, match: found };
+    return {
+      hashes: fp.hashes.count,
+      timings,
+      candidates,
+      match: found,
+      ...graded({ candidates, match: found }, !!warped.match),
+    };
   }
 
   /** Hashes of a song's stored audio: from the hash cache when its content was fingerprinted before, else decoded. */

@@ -20,9 +20,15 @@ export type RecognitionResult = {
   hashes: number;
   /** Seconds of audio the server analysed. */
   seconds: number;
-  match: RecognitionCandidate | null;
+  match: RecognitionMatch | null;
   candidates: RecognitionCandidate[];
   message: string;
+};
+
+/** The match: a candidate with how sure it is in words and the runner-up's aligned hashes (decision 028). */
+export type RecognitionMatch = RecognitionCandidate & {
+  certainty: "sure" | "likely" | "weak";
+  runnerUpAligned: number;
 };
 
 /** GET /api/songs/:id/fingerprints. */

@@ -7,7 +7,7 @@ import { HeaderRow } from "../../ui/data-table";
 import { IconCircle } from "../../ui/icon-circle";
 import { Notice } from "../../ui/notice";
 import { Panel } from "../../ui/page";
-import type { RecognitionCandidate, RecognitionResult } from "./audio-tools";
+import type { RecognitionCandidate, RecognitionMatch, RecognitionResult } from "./audio-tools";
 import { potentialMatches } from "./recognition";
 
 /** A 0..1 confidence as a whole percentage ('87%'). */
@@ -23,8 +23,16 @@ const factors = (t: NonNullable<RecognitionCandidate["transform"]>) => {
 
 const artistNames = (c: RecognitionCandidate) => c.song.artists.map((a) => a.name).join(", ");
 
-/** The confident match, highlighted. */
-function MatchCard({ match }: { match: RecognitionCandidate }) {
+/** The certainty words as the page says them, with their colour (decision 028). */
+const CERTAINTY_TEXT: Record<RecognitionMatch["certainty"], { word: string; className: string; says: string }> = {
+  sure: { word: "Sure", className: "text-emerald-300", says: "far more than any unrelated song lines up" },
+  likely: { word: "Likely", className: "text-sky-200", says: "well above chance, with a clear lead" },
+  weak: { word: "Weak", className: "text-amber-200", says: "just past the bar: listen to check" },
+};
+
+/** The match, highlighted, with how sure it is in words and the evidence. */
+function MatchCard({ match }: { match: RecognitionMatch }) {
+  const certainty = CERTAINTY_TEXT[match.certainty];
   return (
     <div
       data-testid="recognition-match"
@@ -44,6 +52,14 @@ function MatchCard({ match }: { match: RecognitionCandidate }) {
         </div>
       </div>
       <dl className="flex shrink-0 flex-wrap gap-x-6 gap-y-3 text-sm">
+        <div data-testid="recognition-certainty">
+          <dt className="text-xs text-zinc-400">How sure</dt>
+          <dd className={clsx("text-lg font-semibold", certainty.className)}>{certainty.word}</dd>
+          <dd className="max-w-56 text-xs text-zinc-400">
+            {match.aligned.toLocaleString()} hashes line up, the next song {match.runnerUpAligned.toLocaleString()}:{" "}
+            {certainty.says}
+          </dd>
+        </div>
         <div>
           <dt className="text-xs text-zinc-400">Confidence</dt>
           <dd className="text-lg font-semibold tabular-nums text-white">{percent(match.confidence)}</dd>

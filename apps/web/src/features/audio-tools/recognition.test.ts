@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RecognitionCandidate, RecognitionResult } from "./audio-tools";
+import type { RecognitionCandidate, RecognitionMatch, RecognitionResult } from "./audio-tools";
 import { potentialMatches } from "./recognition";
 
 const candidate = (id: string, aligned: number, confidence: number): RecognitionCandidate => ({
@@ -12,7 +12,7 @@ const candidate = (id: string, aligned: number, confidence: number): Recognition
 const result = (match: RecognitionCandidate | null, candidates: RecognitionCandidate[]): RecognitionResult => ({
   hashes: 100,
   seconds: 3,
-  match,
+  match: match ? ({ ...match, certainty: "likely", runnerUpAligned: 0 } satisfies RecognitionMatch) : null,
   candidates,
   message: "",
 });
@@ -28,7 +28,7 @@ describe("potentialMatches", () => {
 
   it("keeps a match even when the server sent it alone", () => {
     const a = candidate("a", 9, 0.5);
-    expect(potentialMatches(result(a, []), 8)).toEqual([a]);
+    expect(potentialMatches(result(a, []), 8).map((c) => c.song.id)).toEqual(["a"]);
   });
 
   it("is empty when nothing stands out", () => {
