@@ -79,6 +79,27 @@ export function createSongsRepo(database: Database) {
   const flags = compiledOnce(db, (db, id: string) =>
     db.selectFrom("song").select(["id", "is_hidden", "status", "submitted_by"]).where("id", "=", id),
   );
+  /** Recount a song's week counter from its rows of the last 7 days, for the songs that may have changed. */
+  async function recountWeek(source: "favorite" | "song_play", counter: "week_likes" | "week_plays") {
+    const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
+    const since = new Date(Date.now() - 8 * 864e5).toISOString();
+    const [recent, shown] = await Promise.all([
+      db.selectFrom(source).select("song_id").distinct().where("created_at", ">=", since).execute(),
+      db.selectFrom("song").select("id").where(counter, ">", 0).execute(),
+    ]);
+    const ids = [...new Set([...recent.map((r) => r.song_id), ...shown.map((r) => r.id)])];
+    const count = sql<number>`(select count(*) from ${sql.table(source)} r where r.song_id = song.id and r.created_at >= ${weekAgo})`;
+    for (let i = 0; i < ids.length; i += 500) {
+      await db
+        .updateTable("song")
+        .set(counter === "week_likes" ? { week_likes: count } : { week_plays: count })
+        .where("id", "in", ids.slice(i, i + 500))
+        .execute();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return ids.length;
+  }
+
   return {
     /** A song with its credits, for its page. */
     async findCard(id: string): Promise<SongCardRow | undefined> {
@@ -144,50 +165,13 @@ export function createSongsRepo(database: Database) {
      * still show some. In chunks, yielding between them, so a large site's refresh never holds the event
      * loop (or the SQLite connection) for long. Idempotent; every instance may run it.
      */
-    async refreshWeekLikes(): Promise<number> {
-      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
-      const since = new Date(Date.now() - 8 * 864e5).toISOString();
-      const [liked, shown] = await Promise.all([
-        db.selectFrom("favorite").select("song_id").distinct().where("created_at", ">=", since).execute(),
-        db.selectFrom("song").select("id").where("week_likes", ">", 0).execute(),
-      ]);
-      const ids = [...new Set([...liked.map((r) => r.song_id), ...shown.map((r) => r.id)])];
-      for (let i = 0; i < ids.length; i += 500) {
-        await db
-          .updateTable("song")
-          .set({
-            week_likes: sql<number>`(select count(*) from favorite f where f.song_id = song.id and f.created_at >= ${weekAgo})`,
-          })
-          .where("id", "in", ids.slice(i, i + 500))
-          .execute();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return ids.length;
+    refreshWeekLikes(): Promise<number> {
+      return recountWeek("favorite", "week_likes");
     },
 
-    /**
-     * Take plays that have aged out of the week off song.week_plays, as refreshWeekLikes does for likes: recounts
-     * the songs played since a day before the week began or still showing some, in chunks. Idempotent.
-     */
-    async refreshWeekPlays(): Promise<number> {
-      const weekAgo = new Date(Date.now() - 7 * 864e5).toISOString();
-      const since = new Date(Date.now() - 8 * 864e5).toISOString();
-      const [played, shown] = await Promise.all([
-        db.selectFrom("song_play").select("song_id").distinct().where("created_at", ">=", since).execute(),
-        db.selectFrom("song").select("id").where("week_plays", ">", 0).execute(),
-      ]);
-      const ids = [...new Set([...played.map((r) => r.song_id), ...shown.map((r) => r.id)])];
-      for (let i = 0; i < ids.length; i += 500) {
-        await db
-          .updateTable("song")
-          .set({
-            week_plays: sql<number>`(select count(*) from song_play p where p.song_id = song.id and p.created_at >= ${weekAgo})`,
-          })
-          .where("id", "in", ids.slice(i, i + 500))
-          .execute();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return ids.length;
+    /** The same for plays (song.week_plays from song_play rows; decision 027). */
+    refreshWeekPlays(): Promise<number> {
+      return recountWeek("song_play", "week_plays");
     },
 
     /** Songs with their credits, in the order of `ids`. */

@@ -1,5 +1,16 @@
 import { clsx } from "clsx";
-import { ListMusic, LoaderCircle, Pause, Play, SkipBack, SkipForward, Volume1, Volume2, VolumeX } from "lucide-react";
+import {
+  ListMusic,
+  LoaderCircle,
+  type LucideIcon,
+  Pause,
+  Play,
+  SkipBack,
+  SkipForward,
+  Volume1,
+  Volume2,
+  VolumeX,
+} from "lucide-react";
 import { Fragment, lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { formatDuration } from "../../lib/format";
@@ -68,27 +79,16 @@ export function PlayerBar() {
 
         <div className="flex shrink-0 items-center gap-1 md:min-w-0 md:flex-[1.4] md:flex-col md:gap-1.5">
           <div className="flex items-center gap-1 md:gap-2">
-            <button
-              type="button"
-              aria-label="Previous song"
-              title="Previous (P)"
+            <SkipButton
+              label="Previous song"
+              keyName="P"
+              icon={SkipBack}
               onClick={previous}
-              aria-disabled={atStart || undefined}
-              className={clsx(roundButton, "hidden size-9 sm:grid")}
-            >
-              <SkipBack aria-hidden className="size-4" fill="currentColor" />
-            </button>
+              idle={atStart}
+              phoneHidden
+            />
             <PlayButton player={player} />
-            <button
-              type="button"
-              aria-label="Next song"
-              title="Next (N)"
-              onClick={next}
-              aria-disabled={atEnd || undefined}
-              className={clsx(roundButton, "size-9")}
-            >
-              <SkipForward aria-hidden className="size-4" fill="currentColor" />
-            </button>
+            <SkipButton label="Next song" keyName="N" icon={SkipForward} onClick={next} idle={atEnd} />
           </div>
           <div className="hidden w-full items-center gap-2 text-[11px] text-zinc-400 tabular-nums md:flex">
             <span className="w-10 text-right">{formatDuration(player.currentTime)}</span>
@@ -191,6 +191,36 @@ function NowPlaying({ item, player }: { item: QueueItem; player: PlayerState }) 
 function CurrentFavorite({ songId }: { songId: string }) {
   const song = useSong(songId);
   return song.data ? <FavoriteButton song={song.data} /> : <span className="block h-8 w-14" />;
+}
+
+/** Previous or next: `idle` when there is nothing to go to (still focusable, aria-disabled). */
+function SkipButton({
+  label,
+  keyName,
+  icon: Icon,
+  onClick,
+  idle,
+  phoneHidden = false,
+}: {
+  label: string;
+  keyName: string;
+  icon: LucideIcon;
+  onClick: () => void;
+  idle: boolean;
+  phoneHidden?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={`${label.split(" ")[0]} (${keyName})`}
+      onClick={onClick}
+      aria-disabled={idle || undefined}
+      className={clsx(roundButton, "size-9", phoneHidden && "hidden sm:grid")}
+    >
+      <Icon aria-hidden className="size-4" fill="currentColor" />
+    </button>
+  );
 }
 
 function PlayButton({ player }: { player: PlayerState }) {
