@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { Song } from "@unheard/shared";
 import { lazy, Suspense, useEffect } from "react";
-import { songKeys } from "../songs/songs";
+import { songDetailKey } from "../../lib/api/live";
 import { createMediaSession } from "./media-session";
 import { onPlayCounted, playerState, restorePlayer, subscribePlayer, useHasQueue } from "./player-store";
 import { installShortcuts } from "./shortcuts";
@@ -23,7 +23,7 @@ export function PlayerHost() {
     media(playerState());
     const stopMedia = subscribePlayer(() => media(playerState()));
     const stopCounts = onPlayCounted((songId, playCount) => {
-      queryClient.setQueryData<Song>(songKeys.detail(songId), (old) => (old ? { ...old, playCount } : old));
+      queryClient.setQueryData<Song>(songDetailKey(songId), (old) => (old ? { ...old, playCount } : old));
     });
     return () => {
       stopKeys();
