@@ -235,6 +235,23 @@ test.describe("listening", () => {
   });
 });
 
+test.describe("leaving the app", () => {
+  test("going back to the landing page (no player bar there) pauses the music", async ({ page }) => {
+    await page.goto("/landing");
+    await page.getByRole("navigation", { name: "Landing" }).getByRole("link", { name: "Browse songs" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    const grid = page.getByRole("region", { name: "Trending songs" });
+    await grid
+      .getByRole("button", { name: /^Play / })
+      .first()
+      .click();
+    await expect.poll(async () => (await audioState(page)).paused).toBe(false);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/landing$/);
+    await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+  });
+});
+
 test.describe("songs without audio", () => {
   test("are passed over with a note when the queue reaches them", async ({ page, request }) => {
     const feed = (await (await request.get("/api/songs?feed=newest&limit=10")).json()) as {

@@ -3,7 +3,7 @@ import type { Song } from "@unheard/shared";
 import { lazy, Suspense, useEffect } from "react";
 import { songDetailKey } from "../../lib/api/live";
 import { createMediaSession } from "./media-session";
-import { onPlayCounted, playerState, restorePlayer, subscribePlayer, useHasQueue } from "./player-store";
+import { onPlayCounted, pause, playerState, restorePlayer, subscribePlayer, useHasQueue } from "./player-store";
 import { installShortcuts } from "./shortcuts";
 
 /** The bar (and its queue panel) load once there is something to play. */
@@ -29,6 +29,8 @@ export function PlayerHost() {
       stopKeys();
       stopMedia();
       stopCounts();
+      // The shell is leaving (the landing page has its own player): the bar goes, so the music stops with it.
+      pause();
     };
   }, [queryClient]);
   if (!hasQueue) return null;

@@ -306,7 +306,8 @@ function advance(direction: 1 | -1, autoplay: boolean, skippedBefore: QueueItem[
   const { index, skipped } = nextPlayable(state.queue, state.queue.index + direction, direction);
   skippedNote([...skippedBefore, ...skipped]);
   if (index < 0) {
-    // Nothing further: stay on the last song, paused at its start, as music players do.
+    // Nothing further: stay on the last song, paused at its start, as music players do (Play starts it again).
+    if (audio?.ended) audio.currentTime = 0;
     set({ playing: false, loading: false });
     return;
   }
@@ -431,6 +432,11 @@ export function removeItem(at: number): void {
   set({ queue: remove(state.queue, at) });
   save(true);
   if (wasCurrent) void loadCurrent(wasPlaying);
+}
+
+/** Pause whatever plays (the player bar is leaving the page: nothing plays without a pause button). */
+export function pause(): void {
+  audio?.pause();
 }
 
 /** Empty the queue and stop. */
