@@ -294,6 +294,14 @@ test.describe("songs without audio", () => {
     await expect(page.getByText("Skipped “Lost Tape”: preview not available")).toBeVisible({ timeout: 10_000 });
     await expect(barTitle(page)).toHaveText(c.title);
     await expect.poll(async () => (await audioState(page)).src).toContain(`/api/songs/${c.id}/audio`);
+    // The last song ends: it stays, paused back at its start, so Play plays it again.
+    await expect.poll(async () => (await audioState(page)).paused).toBe(false);
+    await page.locator("audio[data-player]").evaluate((el: HTMLAudioElement) => {
+      el.currentTime = Math.max(0, el.duration - 0.5);
+    });
+    await expect(bar(page).getByRole("button", { name: "Play", exact: true })).toBeVisible({ timeout: 10_000 });
+    await expect.poll(async () => (await audioState(page)).currentTime).toBe(0);
+    await expect(barTitle(page)).toHaveText(c.title);
   });
 });
 

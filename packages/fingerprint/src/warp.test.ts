@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "./config.js";
 import { resample } from "./dsp.js";
 import { fingerprint, fingerprintQuery } from "./fingerprint.js";
-import { lookupFromRows, MemoryIndex } from "./match.js";
+import { type Candidate, decide, lookupFromRows, MemoryIndex } from "./match.js";
 import { addNoise, randomNotesTrack, seeded } from "./test-signals.js";
 import {
   DEFAULT_WARP_SEARCH,
@@ -14,6 +14,7 @@ import {
   semitones,
   type WarpQuery,
   warpCandidates,
+  warpDecision,
   warpGrid,
   warpKind,
 } from "./warp.js";
@@ -107,6 +108,26 @@ describe("warped matching", () => {
     const result = matchWarped(prepareWarpQuery(clip, SR), index);
     expect(result.match?.songId).toBe("song-1");
     expect(Math.abs((result.match?.warp.tempo ?? 0) / 0.86 - 1)).toBeLessThan(0.006);
+  });
+
+  it("decides a warped match on the floor and the lead over the runner-up (decision 028)", () => {
+    const rule = warpDecision(DEFAULT_PRESET);
+    const c = (songId: string, aligned: number): Candidate => ({
+      songId,
+      aligned,
+      hits: aligned,
+      ratio: 0,
+      confidence: 0,
+      offsetFrames: 0,
+      offsetSeconds: 0,
+    });
+    // Lines up 21 against chance's 9 (a 3x ratio refused this): a lead of 12 and over 2x.
+    expect(decide([c("a", 21), c("b", 9)], rule).match?.songId).toBe("a");
+    // Under the floor of 20, however clear the lead.
+    expect(decide([c("a", 19), c("b", 0)], rule).match).toBeNull();
+    // A lead of 9 only, or under 2x.
+    expect(decide([c("a", 21), c("b", 12)], rule).match).toBeNull();
+    expect(decide([c("a", 40), c("b", 21)], rule).match).toBeNull();
   });
 
   it("finds nothing for a clip of a song that is not indexed, under any warp", () => {

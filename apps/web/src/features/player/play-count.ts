@@ -1,7 +1,5 @@
+import type { PlayReportResponse, PlayStartResponse } from "@unheard/shared";
 import { api } from "../../lib/api/api";
-
-type StartAnswer = { token: string; countAfterSec: number; receivedAt: number };
-type ReportAnswer = { counted: boolean; playCount: number };
 
 /** How long without a real listen between two time updates counts as a jump (a seek), not listening. */
 const MAX_TICK_SEC = 2;
@@ -15,7 +13,9 @@ export function createPlayCounter(onCounted: (songId: string, playCount: number)
   let songId: string | null = null;
   let listened = 0;
   let lastTime: number | null = null;
-  let start: Promise<StartAnswer | null> | null = null;
+  let asked = false;
+  // The server's signed start for this listen, and when its answer arrived (performance.now()).
+  let start: (PlayStartResponse & { receivedAt: number }) | null = null;
   let reported = false;
 
   return {
@@ -24,6 +24,7 @@ export function createPlayCounter(onCounted: (songId: string, playCount: number)
       songId = id;
       listened = 0;
       lastTime = null;
+      asked = false;
       start = null;
       reported = false;
     },
@@ -31,11 +32,14 @@ export function createPlayCounter(onCounted: (songId: string, playCount: number)
     playing(time: number): void {
       lastTime = time;
       const id = songId;
-      if (!id || start) return;
-      start = api
-        .post<Omit<StartAnswer, "receivedAt">>(`/api/songs/${encodeURIComponent(id)}/plays/start`)
-        .then((answer) => ({ ...answer, receivedAt: performance.now() }))
-        .catch(() => null);
+      if (!id || asked) return;
+      asked = true;
+      api
+        .post<PlayStartResponse>(`/api/songs/${encodeURIComponent(id)}/plays/start`)
+        .then((answer) => {
+          if (songId === id) start = { ...answer, receivedAt: performance.now() };
+        })
+        .catch(() => undefined);
     },
     /** A pause or a seek: the next time update starts a new stretch of listening. */
     interrupted(): void {
@@ -50,19 +54,15 @@ export function createPlayCounter(onCounted: (songId: string, playCount: number)
       lastTime = time;
       const id = songId;
       if (!id || reported || !start) return;
-      const pending = start;
-      void pending.then((answer) => {
-        // The server times the play from when the start reached it, some time before its answer came back: so the
-        // report waits until that long has passed since the answer too, or it would arrive early and not count.
-        if (!answer || reported || songId !== id) return;
-        const sinceStart = (performance.now() - answer.receivedAt) / 1000;
-        if (listened < answer.countAfterSec || sinceStart < answer.countAfterSec) return;
-        reported = true;
-        void api
-          .post<ReportAnswer>(`/api/songs/${encodeURIComponent(id)}/plays`, { token: answer.token })
-          .then((res) => onCounted(id, res.playCount))
-          .catch(() => undefined);
-      });
+      // The server times the play from when the start reached it, some time before its answer came back: so the
+      // report waits until that long has passed since the answer too, or it would arrive early and not count.
+      const sinceStart = (performance.now() - start.receivedAt) / 1000;
+      if (listened < start.countAfterSec || sinceStart < start.countAfterSec) return;
+      reported = true;
+      api
+        .post<PlayReportResponse>(`/api/songs/${encodeURIComponent(id)}/plays`, { token: start.token })
+        .then((res) => onCounted(id, res.playCount))
+        .catch(() => undefined);
     },
   };
 }

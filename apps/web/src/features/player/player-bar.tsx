@@ -65,14 +65,7 @@ export function PlayerBar() {
     >
       {/* Phones: the seek bar runs along the top edge, the times at its ends. */}
       <div className="px-3 pt-2 md:hidden">
-        <SeekBar
-          current={player.currentTime}
-          duration={player.duration}
-          buffered={player.buffered}
-          onSeek={seek}
-          label="Position in song"
-          className="h-1"
-        />
+        <Position player={player} className="h-1" />
       </div>
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-3 md:h-20 md:gap-6 md:px-6">
         <NowPlaying item={item} player={player} />
@@ -92,14 +85,7 @@ export function PlayerBar() {
           </div>
           <div className="hidden w-full items-center gap-2 text-[11px] text-zinc-400 tabular-nums md:flex">
             <span className="w-10 text-right">{formatDuration(player.currentTime)}</span>
-            <SeekBar
-              current={player.currentTime}
-              duration={player.duration}
-              buffered={player.buffered}
-              onSeek={seek}
-              label="Position in song"
-              className="flex-1"
-            />
+            <Position player={player} className="flex-1" />
             <span className="w-10">{formatDuration(player.duration)}</span>
           </div>
         </div>
@@ -138,6 +124,20 @@ export function PlayerBar() {
         </Suspense>
       ) : null}
     </section>
+  );
+}
+
+/** The seek bar of the current song, with the part buffered (along the top on phones, between the times above). */
+function Position({ player, className }: { player: PlayerState; className: string }) {
+  return (
+    <SeekBar
+      current={player.currentTime}
+      duration={player.duration}
+      buffered={player.buffered}
+      onSeek={seek}
+      label="Position in song"
+      className={className}
+    />
   );
 }
 

@@ -1,7 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Song } from "@unheard/shared";
 import { lazy, Suspense, useEffect } from "react";
-import { songDetailKey } from "../../lib/api/live";
+import { patchSong } from "../../lib/api/live";
 import { createMediaSession } from "./media-session";
 import { onPlayCounted, pause, playerState, restorePlayer, subscribePlayer, useHasQueue } from "./player-store";
 import { installShortcuts } from "./shortcuts";
@@ -22,9 +21,7 @@ export function PlayerHost() {
     const media = createMediaSession();
     media(playerState());
     const stopMedia = subscribePlayer(() => media(playerState()));
-    const stopCounts = onPlayCounted((songId, playCount) => {
-      queryClient.setQueryData<Song>(songDetailKey(songId), (old) => (old ? { ...old, playCount } : old));
-    });
+    const stopCounts = onPlayCounted((songId, playCount) => patchSong(queryClient, songId, { playCount }));
     return () => {
       stopKeys();
       stopMedia();

@@ -87,10 +87,10 @@ function act(): void {
 // Where to put the play head once the loaded file's metadata is known (a restored position).
 let pendingSeek: number | null = null;
 const listeners = new Set<() => void>();
-const songChange = new Set<(songId: string, playCount: number) => void>();
+const countedListeners = new Set<(songId: string, playCount: number) => void>();
 
 const counter = createPlayCounter((songId, playCount) => {
-  for (const fn of songChange) fn(songId, playCount);
+  for (const fn of countedListeners) fn(songId, playCount);
 });
 
 function current(): QueueItem | undefined {
@@ -499,8 +499,8 @@ export function currentItem(): QueueItem | undefined {
 
 /** Called with a song's new play count when a play of it was counted. */
 export function onPlayCounted(fn: (songId: string, playCount: number) => void): () => void {
-  songChange.add(fn);
-  return () => songChange.delete(fn);
+  countedListeners.add(fn);
+  return () => countedListeners.delete(fn);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
-import { LoaderCircle, Pause, Play } from "lucide-react";
-import { usePlayList } from "./play-list";
-import { playList, toggleSong, usePlayback } from "./player-store";
+import { Play } from "lucide-react";
+import { PlayToggle } from "./play-toggle";
+import { playList } from "./player-store";
 import type { QueueItem } from "./queue-model";
 
 /**
@@ -19,33 +19,22 @@ export function TrackPlayButton({
   hasAudio: boolean;
   item: () => QueueItem;
 }) {
-  const playback = usePlayback(songId);
-  const list = usePlayList();
   if (!hasAudio) return <span aria-hidden className="block size-8 shrink-0" />;
-  const playing = playback.songId === songId && playback.playing;
-  const Icon = playing && playback.loading ? LoaderCircle : playing ? Pause : Play;
   return (
-    <button
-      type="button"
-      aria-label={`${playing ? "Pause" : "Play"} ${title}`}
-      aria-pressed={playing}
-      onClick={() => toggleSong(item(), list ?? undefined)}
-      className={clsx(
-        "grid size-8 shrink-0 place-items-center rounded-full transition-colors",
-        "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400",
-        playing ? "bg-violet-500 text-white" : "bg-white/[0.06] text-zinc-200 hover:bg-violet-500/80 hover:text-white",
-      )}
-    >
-      <Icon
-        aria-hidden
-        className={clsx(
-          "size-3.5",
-          Icon === LoaderCircle && "motion-safe:animate-spin",
-          Icon === Play && "translate-x-px",
-        )}
-        fill={Icon === LoaderCircle ? "none" : "currentColor"}
-      />
-    </button>
+    <PlayToggle
+      songId={songId}
+      title={title}
+      item={item}
+      iconClassName="size-3.5"
+      className={(playing) =>
+        clsx(
+          "size-8 transition-colors",
+          playing
+            ? "bg-violet-500 text-white"
+            : "bg-white/[0.06] text-zinc-200 hover:bg-violet-500/80 hover:text-white",
+        )
+      }
+    />
   );
 }
 

@@ -1,9 +1,9 @@
 import { demoAudioProgressMessage, MESSAGES, type Song } from "@unheard/shared";
 import { clsx } from "clsx";
-import { Hourglass, LoaderCircle, Pause, Play, VolumeX } from "lucide-react";
+import { Hourglass, VolumeX } from "lucide-react";
 import { formatDuration } from "../../lib/format";
-import { usePlayList } from "../player/play-list";
-import { PLAYBACK_FAILED, type Playback, playSongAt, toggleSong, usePlayback } from "../player/player-store";
+import { PlayToggle } from "../player/play-toggle";
+import { PLAYBACK_FAILED, type Playback, playSongAt, usePlayback } from "../player/player-store";
 import { itemFromSong } from "../player/queue-model";
 import { SeekBar } from "../player/seek-bar";
 import { useDemoAudioStatus } from "./demo-audio";
@@ -17,41 +17,22 @@ function progressOf(song: Song, playback: Playback) {
   return { active, duration, current, pct };
 }
 
-function PlayPauseButton({
-  song,
-  playback,
-  className,
-  iconClassName,
-}: {
-  song: Song;
-  playback: Playback;
-  className: string;
-  iconClassName: string;
-}) {
-  const audio = song.audio;
-  const list = usePlayList();
-  const active = playback.songId === song.id;
-  const playing = active && playback.playing;
-  const Icon = active && playback.loading && playing ? LoaderCircle : playing ? Pause : Play;
+/** The big round play/pause of a card or song page (the song has audio). */
+function PlayPauseButton({ song, className, iconClassName }: { song: Song; className: string; iconClassName: string }) {
   return (
-    <button
-      type="button"
-      aria-label={`${playing ? "Pause" : "Play"} ${song.title}`}
-      aria-pressed={playing}
-      disabled={!audio}
-      onClick={() => audio && toggleSong(itemFromSong(song), list ?? undefined)}
-      className={clsx(
-        "grid shrink-0 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-white shadow-lg shadow-fuchsia-500/25",
-        "transition-transform hover:scale-105 active:scale-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-300",
-        className,
-      )}
-    >
-      <Icon
-        aria-hidden
-        className={clsx(iconClassName, Icon === LoaderCircle && "animate-spin", Icon === Play && "translate-x-[1px]")}
-        fill={Icon === LoaderCircle ? "none" : "currentColor"}
-      />
-    </button>
+    <PlayToggle
+      songId={song.id}
+      title={song.title}
+      item={() => itemFromSong(song)}
+      iconClassName={iconClassName}
+      className={() =>
+        clsx(
+          "bg-gradient-to-br from-violet-500 to-fuchsia-500 text-white shadow-lg shadow-fuchsia-500/25",
+          "transition-transform hover:scale-105 active:scale-95",
+          className,
+        )
+      }
+    />
   );
 }
 
@@ -101,7 +82,7 @@ export function CompactPlayer({ song }: { song: Song }) {
   const { active, duration, current, pct } = progressOf(song, playback);
   return (
     <div className="flex items-center gap-3">
-      <PlayPauseButton song={song} playback={playback} className="size-10" iconClassName="size-4" />
+      <PlayPauseButton song={song} className="size-10" iconClassName="size-4" />
       <div className="min-w-0 flex-1">
         <div className="h-1 overflow-hidden rounded-full bg-white/10">
           <div
@@ -131,7 +112,7 @@ export function FullPlayer({ song }: { song: Song }) {
   const { active, duration, current } = progressOf(song, playback);
   return (
     <div className="flex items-center gap-4">
-      <PlayPauseButton song={song} playback={playback} className="size-14" iconClassName="size-6" />
+      <PlayPauseButton song={song} className="size-14" iconClassName="size-6" />
       <div className="min-w-0 flex-1">
         <SeekBar current={current} duration={duration} onSeek={(seconds) => playSongAt(itemFromSong(song), seconds)} />
         <p className="mt-2 flex justify-between text-xs tabular-nums text-zinc-400">
