@@ -393,9 +393,20 @@ test.describe("song page", () => {
     await expect(ownerPage.getByRole("button", { name: "Report" })).toHaveCount(0);
 
     const { context, page } = await memberPage(browser, reporter);
+    // A press before the profile has loaded waits for it: a member is not told to log in.
+    await page.route(
+      "**/api/me",
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.goto(`/song/${song.id}`);
     await page.getByRole("button", { name: "Report" }).click();
     const dialog = page.getByRole("dialog", { name: "Report song" });
+    await expect(dialog).toBeVisible();
+    await expect(toastWith(page, MESSAGES.loginToReport)).toHaveCount(0);
     await dialog.getByRole("button", { name: "Submit report" }).click();
     await expect(dialog.getByText(MESSAGES.reportReasonRequired)).toBeVisible();
     await dialog.getByRole("radio", { name: "Copyright" }).check();

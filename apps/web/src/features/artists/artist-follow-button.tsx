@@ -4,23 +4,20 @@ import { isApiError } from "../../lib/api/api";
 import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
 import { Button } from "../../ui/button";
-import { useLoginPrompt } from "../accounts/login-prompt";
-import { useMe } from "../accounts/me";
+import { useLoginPrompt, useSignedIn } from "../accounts/login-prompt";
 import { useFollowArtist } from "./artists";
 
 /** 'Follow' / 'Following' for an artist page; visitors get the login prompt, your own page shows nothing. */
 export function ArtistFollowButton({ artist }: { artist: Artist }) {
-  const { me } = useMe();
   const follow = useFollowArtist(artist.id);
   const promptLogin = useLoginPrompt();
+  const signedIn = useSignedIn();
   if (artist.isSelf) return null;
 
-  const toggle = async () => {
-    if (follow.isPending) return;
-    if (!me) {
-      promptLogin(MESSAGES.loginToFollow);
-      return;
-    }
+  const toggle = () => {
+    if (!follow.isPending) signedIn(MESSAGES.loginToFollow, () => void send());
+  };
+  const send = async () => {
     const want = !artist.isFollowing;
     try {
       await follow.mutateAsync(want);

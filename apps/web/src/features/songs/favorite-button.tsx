@@ -3,32 +3,28 @@ import { clsx } from "clsx";
 import { Heart } from "lucide-react";
 import { isApiError } from "../../lib/api/api";
 import { handleError } from "../../lib/api/handle-error";
-import { useLoginPrompt } from "../accounts/login-prompt";
-import { useMe } from "../accounts/me";
+import { useLoginPrompt, useSignedIn } from "../accounts/login-prompt";
 import { useSetFavorite } from "./songs";
 
 /** Heart toggle with the favourites count; optimistic, rolled back with a toast when the server refuses. */
 export function FavoriteButton({ song, size = "sm" }: { song: Song; size?: "sm" | "md" }) {
-  const { me } = useMe();
   const setFavorite = useSetFavorite();
   const promptLogin = useLoginPrompt();
+  const signedIn = useSignedIn();
   const on = song.isFavorite;
 
-  const onClick = () => {
-    if (!me) {
-      promptLogin(MESSAGES.loginToFavorite);
-      return;
-    }
-    setFavorite.mutate(
-      { song, want: !on },
-      {
-        onError: (err) => {
-          if (isApiError(err) && err.status === 401) promptLogin(MESSAGES.loginToFavorite);
-          else handleError(err, MESSAGES.favoriteFailed);
+  const onClick = () =>
+    signedIn(MESSAGES.loginToFavorite, () =>
+      setFavorite.mutate(
+        { song, want: !on },
+        {
+          onError: (err) => {
+            if (isApiError(err) && err.status === 401) promptLogin(MESSAGES.loginToFavorite);
+            else handleError(err, MESSAGES.favoriteFailed);
+          },
         },
-      },
+      ),
     );
-  };
 
   return (
     <button

@@ -21,7 +21,7 @@ import { Button, LinkButton } from "../../ui/button";
 import { Notice } from "../../ui/notice";
 import { Panel, usePageTitle } from "../../ui/page";
 import { ResourcePage } from "../../ui/resource-page";
-import { useLoginPrompt } from "../accounts/login-prompt";
+import { useSignedIn } from "../accounts/login-prompt";
 import { useMe } from "../accounts/me";
 import { QueueButtons } from "../player/queue-buttons";
 import { itemFromSong } from "../player/queue-model";
@@ -82,7 +82,7 @@ function StatusBadge({ song }: { song: Song }) {
 function SongDetails({ song }: { song: Song }) {
   const { me } = useMe();
   const navigate = useNavigate();
-  const promptLogin = useLoginPrompt();
+  const signedIn = useSignedIn();
   const [reportOpen, setReportOpen] = useState(false);
   const pending = song.status === "pending";
   usePageTitle(`${song.title} · ${song.artists.map((a) => a.name).join(", ")}`);
@@ -96,10 +96,7 @@ function SongDetails({ song }: { song: Song }) {
     }
   };
 
-  const openReport = () => {
-    if (!me) promptLogin(MESSAGES.loginToReport);
-    else setReportOpen(true);
-  };
+  const openReport = () => signedIn(MESSAGES.loginToReport, () => setReportOpen(true));
 
   const editPath = `/songs/${encodeURIComponent(song.id)}`;
   const editAction = song.canEdit ? (

@@ -5,8 +5,7 @@ import { lazy, Suspense, useState } from "react";
 import { isApiError } from "../../lib/api/api";
 import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
-import { useLoginPrompt } from "../accounts/login-prompt";
-import { useMe } from "../accounts/me";
+import { useLoginPrompt, useSignedIn } from "../accounts/login-prompt";
 import { useVote } from "./votes";
 
 // The reason dialog (Radix dialog) loads on the first downvote, not with every song card.
@@ -77,9 +76,9 @@ export function VoteButtons({
   compact?: boolean;
   className?: string;
 }) {
-  const { me } = useMe();
   const vote = useVote();
   const promptLogin = useLoginPrompt();
+  const signedIn = useSignedIn();
   const [downvoteOpen, setDownvoteOpen] = useState(false);
   // Mounted from the first open on, so the dialog keeps its state like an always-mounted one.
   const [downvoteWanted, setDownvoteWanted] = useState(false);
@@ -112,18 +111,15 @@ export function VoteButtons({
     }
   };
 
-  const onUp = () => {
-    if (!me) return promptLogin(MESSAGES.loginToVerify);
-    void send(song.myVote === "up" ? "none" : "up", "up");
-  };
-  const onDown = () => {
-    if (!me) return promptLogin(MESSAGES.loginToVerify);
-    if (song.myVote === "down") void send("none", "down");
-    else {
-      setDownvoteWanted(true);
-      setDownvoteOpen(true);
-    }
-  };
+  const onUp = () => signedIn(MESSAGES.loginToVerify, () => void send(song.myVote === "up" ? "none" : "up", "up"));
+  const onDown = () =>
+    signedIn(MESSAGES.loginToVerify, () => {
+      if (song.myVote === "down") void send("none", "down");
+      else {
+        setDownvoteWanted(true);
+        setDownvoteOpen(true);
+      }
+    });
 
   const own = song.isOwner;
   return (
