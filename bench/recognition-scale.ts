@@ -1,12 +1,16 @@
 /**
- * Recognition at scale (issue 17, part 4): `node --import tsx bench/recognition-scale.ts [--hours 1000]
- * [--queries 200] [--warmup 10] [--seed 17] [--fresh] [--keep-old] [--build-only] [--profile DIR] [--out FILE]`.
+ * Recognition at scale (issue 17, part 4; issue 30's targets): `node --import tsx bench/recognition-scale.ts
+ * [--hours 1000] [--queries 200] [--warped 50] [--unknown 50] [--warmup 10] [--seed 17] [--fresh] [--keep-old]
+ * [--build-only] [--profile DIR] [--out FILE]`.
  *
- * Builds (or reuses) a SQLite database with the server's schema holding the real wesnoth-1.16-music catalogue and
- * synthesized songs up to `--hours` of audio (bench/lib/scale-db.ts), cached in $TMPDIR/unheard-bench-cache; starts
- * the server on it and a bare Fastify hello-world, each in a process of its own; signs in as a super admin and sends
- * 5 s noisy clips one at a time to POST /api/recognition/pcm from this process. Prints a Markdown section: index size
- * per hour of audio, latency end to end and per part (the Server-Timing header), and the hello-world baseline.
+ * Builds (or reuses) a SQLite database with the server's schema holding the real wesnoth-1.16-music catalogue (less
+ * a few held-out tracks) and synthesized songs up to `--hours` of audio (bench/lib/scale-db.ts), cached in
+ * $TMPDIR/unheard-bench-cache; starts the server on it and a bare Fastify hello-world, each in a process of its own;
+ * signs in as a super admin and sends 5 s noisy clips one at a time to POST /api/recognition/pcm from this process,
+ * in a seeded random order: `--queries` plain clips of catalogue tracks, `--warped` of them sped up x1.10 or slowed
+ * x0.90, and `--unknown` of the held-out tracks (unknown music, whose right answer is no match). Prints a Markdown
+ * section: index size per hour of audio, latency end to end per kind and per part (the Server-Timing header), the
+ * answers, the hello-world baseline, and issue 30's targets at the run's size.
  * `--profile DIR` runs the server with `--cpu-prof` and leaves the profile in DIR. Not part of `npm test`.
  */
 import { writeFileSync } from "node:fs";
@@ -14,7 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_ROOT } from "./lib/api-db.js";
 import { rssMb, startHelloWorld, startServer } from "./lib/api-processes.js";
-import { loadCorpus } from "./lib/scale-corpus.js";
+import { catalogueOf, loadCorpus } from "./lib/scale-corpus.js";
 import { prepareScaleDb, SUPER_EMAIL, SUPER_PASSWORD } from "./lib/scale-db.js";
 import { helloAll, makeClips, recognizeAll } from "./lib/scale-load.js";
 import { report } from "./lib/scale-report.js";
@@ -24,6 +28,8 @@ const { values } = parseArgs({
   options: {
     hours: { type: "string", default: "1000" },
     queries: { type: "string", default: "200" },
+    warped: { type: "string", default: "50" },
+    unknown: { type: "string", default: "50" },
     warmup: { type: "string", default: "10" },
     seed: { type: "string", default: "17" },
     fresh: { type: "boolean", default: false },
@@ -39,14 +45,21 @@ const hours = Number(values.hours);
 const queries = Number(values.queries);
 const warmup = Number(values.warmup);
 const seed = Number(values.seed);
-if (!(hours > 0) || !(queries > 0) || !(warmup >= 0)) throw new Error("--hours, --queries and --warmup are numbers");
+const counts = { plain: queries, warped: Number(values.warped), unknown: Number(values.unknown) };
+if (!(hours > 0) || !(queries >= 0) || !(counts.warped >= 0) || !(counts.unknown >= 0) || !(warmup >= 0))
+  throw new Error("--hours, --queries, --warped, --unknown and --warmup are numbers");
+if (queries + counts.warped + counts.unknown === 0) throw new Error("no queries to send");
+const SNR_DB = 10;
+const TOLERANCE_SECONDS = 0.5;
 
 log("corpus: wesnoth-1.16-music, fingerprinted with the default preset");
 const corpus = await loadCorpus(CACHE_ROOT, log);
 log(
   `  ${corpus.tracks.length} tracks, ${(corpus.seconds / 3600).toFixed(2)} h, ${corpus.rows.toLocaleString("en")} rows${corpus.reused ? " (cached)" : ` in ${corpus.buildSeconds.toFixed(0)} s`}`,
 );
-if (hours * 3600 < corpus.seconds) throw new Error(`--hours must be at least the corpus's ${corpus.seconds / 3600} h`);
+const catalogue = catalogueOf(corpus);
+if (hours * 3600 < catalogue.seconds)
+  throw new Error(`--hours must be at least the catalogue's ${(catalogue.seconds / 3600).toFixed(2)} h`);
 log(`database: ${hours} h of audio`);
 const db = await prepareScaleDb({
   cacheRoot: CACHE_ROOT,
@@ -72,30 +85,36 @@ let markdown: string;
 try {
   log(`server: ${server.label} at ${server.base}; hello-world at ${hello.base}`);
   const cookie = await signIn(server.base, SUPER_EMAIL, SUPER_PASSWORD);
-  const clips = makeClips(corpus, warmup + queries, 5, 10, seed);
-  log(`${queries} queries (+${warmup} warm-up), one at a time`);
+  const clips = makeClips(corpus, counts, warmup, 5, SNR_DB, seed);
+  log(
+    `${queries} plain + ${counts.warped} warped + ${counts.unknown} unknown queries (+${warmup} warm-up), one at a time`,
+  );
   const samples = await recognizeAll({
     base: server.base,
     cookie,
     clips,
     warmup,
     trackSongIds: db.trackSongIds,
-    toleranceSeconds: 0.5,
+    toleranceSeconds: TOLERANCE_SECONDS,
     log,
   });
   const serverRssMb = rssMb(server.pid);
-  const helloMs = await helloAll(hello.base, Math.max(200, queries), 20);
+  const helloMs = await helloAll(hello.base, Math.max(200, samples.length), 20);
   markdown = report({
     db,
     samples,
     hello: helloMs,
     server: server.label,
     serverRssMb,
-    queries,
+    counts,
     warmup,
-    corpusHours: corpus.seconds / 3600,
-    targetMs: 100,
+    trackNames: corpus.tracks.map((t) => t.name),
+    toleranceSeconds: TOLERANCE_SECONDS,
+    snrDb: SNR_DB,
   });
+} catch (err) {
+  log(`--- server output ---\n${server.output()}`);
+  throw err;
 } finally {
   await server.stop();
   await hello.stop();

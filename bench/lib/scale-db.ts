@@ -1,8 +1,9 @@
 // The database of bench:recognition-scale: the server's own schema (its migrations), the real catalogue's songs and
-// fingerprint rows exactly as the indexer stores them, and synthesized background songs up to the requested hours
+// fingerprint rows exactly as the indexer stores them (less the held-out tracks, whose clips are the unknown music), and synthesized background songs up to the requested hours
 // of audio whose rows draw their hashes i.i.d. from the real rows (so per-hash row counts look like real music) with
 // anchor offsets spread over each song at the real rate (so they carry no coherent alignment). Bulk-loaded with
 // better-sqlite3 in one transaction with the fingerprint indexes dropped and rebuilt, and cached between runs.
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
@@ -14,10 +15,10 @@ import { migrateToLatest } from "../../apps/server/src/db/migrate.js";
 import { nameKey } from "../../apps/server/src/lib/text.js";
 import { migrationsHash } from "./api-db.js";
 import { createRandom, type Random } from "./random.js";
-import type { Corpus } from "./scale-corpus.js";
+import { type Corpus, catalogueOf, HELD_OUT_TRACKS, heldOutIndexes } from "./scale-corpus.js";
 
 /** Bump when the generated rows change: cached databases of another version are not reused. */
-export const SCALE_VERSION = 1;
+export const SCALE_VERSION = 2;
 export const SUPER_EMAIL = "super@scale-bench.invalid";
 export const SUPER_PASSWORD = "scale-bench-password-1";
 
@@ -36,8 +37,12 @@ export type ScaleDbInfo = {
   catalogueSongs: number;
   backgroundSongs: number;
   rows: number;
-  /** Song id of each corpus track, in corpus order. */
-  trackSongIds: string[];
+  /** Song id of each corpus track, in corpus order; null for the held-out tracks (not in the database). */
+  trackSongIds: (string | null)[];
+  /** Names of the corpus tracks left out of the database. */
+  heldOut: string[];
+  /** Hours of real music in the database (the corpus less the held-out tracks). */
+  catalogueHours: number;
   /** "rowid" (a plain table with secondary indexes) or "without rowid" (a clustered table). */
   layout: string;
   build: { seconds: number; phases: Record<string, number> };
@@ -66,7 +71,9 @@ export async function prepareScaleDb(opts: {
 }): Promise<ScaleDbInfo> {
   const { cacheRoot, hours, corpus, log } = opts;
   const prefix = `recognition-scale-${hours}h-`;
-  const dir = path.join(cacheRoot, `${prefix}v${SCALE_VERSION}-m${migrationsHash()}`);
+  // The held-out set is part of the key: a database built with other tracks in it is not reused.
+  const held = createHash("sha256").update(HELD_OUT_TRACKS.join("\n")).digest("hex").slice(0, 8);
+  const dir = path.join(cacheRoot, `${prefix}v${SCALE_VERSION}-ho${held}-m${migrationsHash()}`);
   const metaFile = path.join(dir, "meta.json");
   const file = path.join(dir, "unheard.db");
   if (!opts.fresh && existsSync(metaFile)) {
@@ -120,9 +127,11 @@ async function build(
   phase("migrations");
 
   const rand = createRandom(0x5ca1e ^ hours);
-  const rate = corpus.rows / corpus.seconds;
+  const held = heldOutIndexes(corpus);
+  const catalogue = catalogueOf(corpus);
+  const rate = catalogue.rows / catalogue.seconds;
   // Background songs until catalogue + background reach the requested hours.
-  const target = hours * 3600 - corpus.seconds;
+  const target = hours * 3600 - catalogue.seconds;
   const durations: number[] = [];
   for (let total = 0; total < target; ) {
     const d = Math.min(target - total, SONG_SECONDS[0] + rand.next() * (SONG_SECONDS[1] - SONG_SECONDS[0]));
@@ -134,12 +143,13 @@ async function build(
   for (let s = 0; s < S; s++) rowStart[s + 1] = (rowStart[s] as number) + Math.round((durations[s] as number) * rate);
   const R = rowStart[S] as number;
   log(
-    `  ${corpus.tracks.length} catalogue songs (${(corpus.seconds / 3600).toFixed(2)} h, ${corpus.rows.toLocaleString("en")} rows) + ${S.toLocaleString("en")} background songs (${(target / 3600).toFixed(1)} h, ${R.toLocaleString("en")} rows at ${rate.toFixed(1)} rows/s)`,
+    `  ${catalogue.indexes.length} catalogue songs (${(catalogue.seconds / 3600).toFixed(2)} h, ${catalogue.rows.toLocaleString("en")} rows; ${held.size} held out) + ${S.toLocaleString("en")} background songs (${(target / 3600).toFixed(1)} h, ${R.toLocaleString("en")} rows at ${rate.toFixed(1)} rows/s)`,
   );
-  // Every background row's hash, drawn i.i.d. from the real rows.
-  const pool = new Int32Array(corpus.rows);
+  // Every background row's hash, drawn i.i.d. from the catalogue's real rows (not the held-out tracks').
+  const pool = new Int32Array(catalogue.rows);
   let at = 0;
-  for (const t of corpus.tracks) {
+  for (const i of catalogue.indexes) {
+    const t = corpus.tracks[i] as Corpus["tracks"][number];
     pool.set(t.hashes, at);
     at += t.hashes.length;
   }
@@ -181,6 +191,7 @@ async function build(
        fingerprinted_at, fingerprint_preset) values (?, ?, ?, 'Other', 'verified', ?, ?, ?, ?, ?, ?)`,
   );
   const trackSongIds = corpus.tracks.map((t, i) => {
+    if (held.has(i)) return null;
     const id = makeId(rand, "a", i);
     const title = t.name.replace(/\.ogg$/, "");
     insertSong.run(id, title, nameKey(title), at0, at0, title.toLowerCase(), t.seconds, at0, DEFAULT_PRESET.name);
@@ -217,7 +228,7 @@ async function build(
   const params: (number | string)[] = new Array(3 * ROWS_PER_INSERT);
   let fill = 0;
   let written = 0;
-  const total = corpus.rows + R;
+  const total = catalogue.rows + R;
   let lastLog = performance.now();
   const push = (hash: number, songId: string, offset: number) => {
     params[fill++] = hash;
@@ -246,9 +257,11 @@ async function build(
     return Math.floor((k * (durations[s] as number) * FRAMES_PER_SECOND) / n);
   };
   // Song by song, as the indexer writes them: the catalogue first, then the background.
-  for (const [i, t] of corpus.tracks.entries())
-    for (let k = 0; k < t.hashes.length; k++)
-      push(t.hashes[k] as number, trackSongIds[i] as string, t.offsets[k] as number);
+  for (const [i, t] of corpus.tracks.entries()) {
+    const id = trackSongIds[i];
+    if (id === null || id === undefined) continue;
+    for (let k = 0; k < t.hashes.length; k++) push(t.hashes[k] as number, id, t.offsets[k] as number);
+  }
   for (let s = 0; s < S; s++) {
     const id = bgIds[s] as string;
     const base = rowStart[s] as number;
@@ -277,10 +290,12 @@ async function build(
   db.close();
   return {
     hours,
-    catalogueSongs: corpus.tracks.length,
+    catalogueSongs: catalogue.indexes.length,
     backgroundSongs: S,
-    rows: corpus.rows + R,
+    rows: catalogue.rows + R,
     trackSongIds,
+    heldOut: [...held].map((i) => corpus.tracks[i]?.name ?? String(i)),
+    catalogueHours: catalogue.seconds / 3600,
     layout,
     build: { seconds: (performance.now() - started) / 1000, phases },
     objects,

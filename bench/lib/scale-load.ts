@@ -1,36 +1,113 @@
-// Queries of bench:recognition-scale: 5 s clips cut at random offsets from the catalogue's tracks with white noise,
-// sent one at a time as 16-bit PCM to POST /api/recognition/pcm, timed end to end by the client and split by the
-// server's Server-Timing header; and the same client against a bare Fastify hello-world as the baseline.
+// Queries of bench:recognition-scale, 5 s clips with white noise sent one at a time as 16-bit PCM to
+// POST /api/recognition/pcm, timed end to end by the client and split by the server's Server-Timing header, of three
+// kinds: plain (catalogue tracks at random offsets), warped (catalogue tracks sped up x1.10 or slowed x0.90, tempo and
+// pitch together, by resampling) and unknown (the held-out tracks, not in the database: the right answer is no
+// match). And the same client against a bare Fastify hello-world as the baseline.
 
-import { createRandom } from "./random.js";
-import { CLIP_RATE, type Corpus } from "./scale-corpus.js";
+import { createRandom, type Random, shuffled } from "./random.js";
+import { CLIP_RATE, type Corpus, heldOutIndexes } from "./scale-corpus.js";
 
-export type Clip = { track: number; startSeconds: number; body: Buffer };
+export type ClipKind = "plain" | "warped" | "unknown";
+export const CLIP_KINDS: readonly ClipKind[] = ["plain", "warped", "unknown"];
+/** The speed edits of the warped clips (tempo and pitch together), used in turn. */
+export const WARP_SPEEDS = [1.1, 0.9] as const;
+/** A clip quieter than this (RMS, dBFS) is drawn again: near-silence says nothing about refusing music. */
+const MIN_CLIP_DBFS = -45;
 
-/** `n` clips of `seconds` from random tracks (by length) at random sample offsets, white noise at `snrDb`. */
-export function makeClips(corpus: Corpus, n: number, seconds: number, snrDb: number, seed: number): Clip[] {
-  const rand = createRandom(seed);
+export type Clip = {
+  kind: ClipKind;
+  track: number;
+  /** Where the clip starts in the track (s, the track's own time). */
+  startSeconds: number;
+  /** Playback speed: 1 for plain and unknown clips, > 1 sped up. */
+  speed: number;
+  body: Buffer;
+};
+
+/**
+ * One clip of `seconds` from a track of `pool` (chosen by usable length), at a random offset, played at `speed` by
+ * linear interpolation (the output's sample i is the source at start + i * speed), with white noise at `snrDb`.
+ */
+function cutClip(
+  corpus: Corpus,
+  pool: number[],
+  kind: ClipKind,
+  seconds: number,
+  speed: number,
+  snrDb: number,
+  rand: Random,
+): Clip {
   const len = Math.round(seconds * CLIP_RATE);
-  const weights = corpus.tracks.map((t) => Math.max(0, t.pcm.length - len));
+  const span = Math.ceil(len * speed) + 1;
+  const weights = pool.map((i) => Math.max(0, (corpus.tracks[i]?.pcm.length ?? 0) - span));
   const total = weights.reduce((a, b) => a + b, 0);
-  const clips: Clip[] = [];
-  for (let q = 0; q < n; q++) {
+  if (total === 0) throw new Error(`no ${kind} track is ${seconds} s long`);
+  const out = new Float64Array(len);
+  let track = 0;
+  let start = 0;
+  let power = 0;
+  for (let tries = 0; tries < 50; tries++) {
     let pick = rand.next() * total;
-    let track = 0;
-    while (track < weights.length - 1 && pick >= (weights[track] as number)) pick -= weights[track++] as number;
+    let k = 0;
+    while (k < weights.length - 1 && pick >= (weights[k] as number)) pick -= weights[k++] as number;
+    track = pool[k] as number;
     const pcm = corpus.tracks[track]?.pcm as Int16Array;
-    const start = rand.int(Math.max(1, pcm.length - len));
-    let power = 0;
-    for (let i = 0; i < len; i++) power += ((pcm[start + i] as number) / 32768) ** 2;
-    const sigma = Math.sqrt(power / len) * 10 ** (-snrDb / 20);
-    const body = Buffer.alloc(2 * len);
+    start = rand.int(Math.max(1, pcm.length - span));
+    power = 0;
     for (let i = 0; i < len; i++) {
-      const v = (pcm[start + i] as number) / 32768 + sigma * rand.gaussian();
-      body.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v * 32767))), 2 * i);
+      const x = start + i * speed;
+      const j = Math.floor(x);
+      const a = (pcm[j] as number) / 32768;
+      const b = ((pcm[j + 1] ?? pcm[j]) as number) / 32768;
+      const v = a + (b - a) * (x - j);
+      out[i] = v;
+      power += v * v;
     }
-    clips.push({ track, startSeconds: start / CLIP_RATE, body });
+    if (10 * Math.log10(power / len) >= MIN_CLIP_DBFS) break;
   }
-  return clips;
+  const sigma = Math.sqrt(power / len) * 10 ** (-snrDb / 20);
+  const body = Buffer.alloc(2 * len);
+  for (let i = 0; i < len; i++) {
+    const v = (out[i] as number) + sigma * rand.gaussian();
+    body.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v * 32767))), 2 * i);
+  }
+  return { kind, track, startSeconds: start / CLIP_RATE, speed, body };
+}
+
+/**
+ * The run's clips: `warmup` first (the kinds in turn), then `counts` of each kind in a seeded random order, so
+ * neither the page cache nor the server's warm paths favour one kind. `seconds` long, white noise at `snrDb`.
+ */
+export function makeClips(
+  corpus: Corpus,
+  counts: Record<ClipKind, number>,
+  warmup: number,
+  seconds: number,
+  snrDb: number,
+  seed: number,
+): Clip[] {
+  const rand = createRandom(seed);
+  const held = heldOutIndexes(corpus);
+  const all = corpus.tracks.map((_, i) => i);
+  const pools: Record<ClipKind, number[]> = {
+    plain: all.filter((i) => !held.has(i)),
+    warped: all.filter((i) => !held.has(i)),
+    unknown: all.filter((i) => held.has(i)),
+  };
+  let warps = 0;
+  const one = (kind: ClipKind) =>
+    cutClip(
+      corpus,
+      pools[kind],
+      kind,
+      seconds,
+      kind === "warped" ? (WARP_SPEEDS[warps++ % WARP_SPEEDS.length] as number) : 1,
+      snrDb,
+      rand,
+    );
+  const warm = Array.from({ length: warmup }, (_, i) => one(CLIP_KINDS[i % CLIP_KINDS.length] as ClipKind));
+  const measured = CLIP_KINDS.flatMap((kind) => Array.from({ length: counts[kind] }, () => one(kind)));
+  return [...warm, ...shuffled(measured, rand)];
 }
 
 /** One recognition request as the client saw it. */
@@ -45,8 +122,16 @@ export type Sample = {
   warpRows: number;
   rows: number;
   hashes: number;
+  kind: ClipKind;
+  /** Plain: the right song within the tolerance; warped: the right song within the tolerance scaled by the warp;
+   * unknown: no match. */
   correct: boolean;
   matched: boolean;
+  /** The clip's track (corpus index) and the song the server answered (null: no match). */
+  track: number;
+  matchedSongId: string | null;
+  /** The answer named the clip's song (whatever the offset). */
+  rightSong: boolean;
 };
 
 /** Parse `fingerprint;dur=X, lookup;dur=Y;desc="N rows", match;dur=Z` (and `warp;dur=W` when present). */
@@ -79,6 +164,9 @@ export function parseServerTiming(header: string | null): {
   return out;
 }
 
+/** Warped clips' offset tolerance, as a multiple of the plain one: the warp's estimate moves the offset a little. */
+export const WARPED_TOLERANCE = 2;
+
 type RecognitionBody = { hashes: number; match: { song: { id: string }; offsetSeconds: number } | null };
 
 /** Send the clips one at a time; `warmup` clips first, not counted. */
@@ -87,7 +175,8 @@ export async function recognizeAll(opts: {
   cookie: string;
   clips: Clip[];
   warmup: number;
-  trackSongIds: string[];
+  trackSongIds: (string | null)[];
+  /** Offset tolerance for plain clips; warped clips get it times `WARPED_TOLERANCE`. */
   toleranceSeconds: number;
   log: (line: string) => void;
 }): Promise<Sample[]> {
@@ -106,10 +195,13 @@ export async function recognizeAll(opts: {
     if (i < opts.warmup) continue;
     const t = parseServerTiming(res.headers.get("server-timing"));
     const m = body.match;
+    const tolerance = opts.toleranceSeconds * (clip.kind === "warped" ? WARPED_TOLERANCE : 1);
     const correct =
-      m !== null &&
-      m.song.id === trackSongIds[clip.track] &&
-      Math.abs(m.offsetSeconds - clip.startSeconds) <= opts.toleranceSeconds;
+      clip.kind === "unknown"
+        ? m === null
+        : m !== null &&
+          m.song.id === trackSongIds[clip.track] &&
+          Math.abs(m.offsetSeconds - clip.startSeconds) <= tolerance;
     samples.push({
       totalMs,
       fingerprintMs: t.fingerprint,
@@ -119,8 +211,12 @@ export async function recognizeAll(opts: {
       warpRows: t.warpRows,
       rows: t.rows,
       hashes: body.hashes,
+      kind: clip.kind,
       correct,
-      matched: body.match !== null,
+      matched: m !== null,
+      track: clip.track,
+      matchedSongId: m?.song.id ?? null,
+      rightSong: m !== null && m.song.id === trackSongIds[clip.track],
     });
     const done = i + 1 - opts.warmup;
     if (done % 50 === 0) opts.log(`    ${done}/${clips.length - opts.warmup} queries`);
