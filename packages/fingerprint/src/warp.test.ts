@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "./config.js";
 import { resample } from "./dsp.js";
 import { fingerprint, fingerprintQuery } from "./fingerprint.js";
+import type { Hashes } from "./hashes.js";
 import { type Candidate, decide, lookupFromRows, MemoryIndex } from "./match.js";
 import { addNoise, randomNotesTrack, seeded } from "./test-signals.js";
 import {
@@ -9,9 +10,13 @@ import {
   estimateTempo,
   isStretched,
   matchWarped,
+  mergeRanked,
   prepareWarpQuery,
+  rankWarps,
   refineAround,
   semitones,
+  splitParts,
+  type Warp,
   type WarpQuery,
   warpCandidates,
   warpDecision,
@@ -185,6 +190,9 @@ describe("warped candidates", () => {
         }
       }
     }
+    // A song that lines up equally well under the first and the last warp keeps the first.
+    for (const w of [0, WARPS - 1])
+      for (let h = 0; h < 30; h++) rows.push({ hash: w * 100 + h, songId: "tie", offset: 900 + h });
     const lookup = lookupFromRows(rows);
     const warps = Array.from({ length: WARPS }, (_, w) => ({ tempo: 1 + w / 100, pitch: 1 }));
     const hashesPerWarp = warps.map((_, w) => ({
@@ -198,11 +206,30 @@ describe("warped candidates", () => {
 
     const every = warpCandidates(query, warps, lookup, hashesPerWarp, { ...DEFAULT_WARP_SEARCH, candidates: 1e9 });
     expect(every.length).toBeGreaterThan(1500);
+    expect(every[0]).toMatchObject({ songId: "tie", aligned: 30, warp: { tempo: 1 } });
     // Not one warp's ranking: the best songs' warps differ.
     expect(new Set(every.slice(0, 10).map((c) => c.warp.tempo)).size).toBeGreaterThan(3);
     for (const k of [1, 3, 5, 10]) {
       const top = warpCandidates(query, warps, lookup, hashesPerWarp, { ...DEFAULT_WARP_SEARCH, candidates: k });
       expect(summary(top)).toEqual(summary(every.slice(0, k)));
+      // Ranked in parts (one per thread) and merged: the same list, ties resolved to the same warp.
+      for (const n of [2, 3, 8]) {
+        const ks = splitParts(
+          warps.map((_, i) => i),
+          n,
+        );
+        expect(ks).toHaveLength(Math.min(n, WARPS));
+        const parts = ks.map((part) =>
+          rankWarps(
+            part.map((i) => warps[i] as Warp),
+            part.map((i) => hashesPerWarp[i] as Hashes),
+            lookup,
+            DEFAULT_PRESET,
+            k,
+          ),
+        );
+        expect(summary(mergeRanked(parts).slice(0, k)), `${n} parts, top ${k}`).toEqual(summary(every.slice(0, k)));
+      }
     }
   });
 });

@@ -280,9 +280,10 @@ export type WarpedMatchResult = {
 /**
  * Match hashes under each warp and keep, per song, its best warp, ranked by aligned count. A song among the best
  * `limit` over all warps is among the best `limit` of its own best warp (every song ranked above it there would rank
- * above it overall), so each warp only ranks its best `limit` songs (twice that, for ties).
+ * above it overall), so each warp only ranks its best `limit` songs (twice that, for ties). Ranking the warps in
+ * parts and merging the parts with `mergeRanked` gives the same list (the parts can run on separate threads).
  */
-function bestPerSong(
+export function rankWarps(
   warps: readonly Warp[],
   hashesPerWarp: readonly Hashes[],
   lookup: Lookup,
@@ -297,9 +298,30 @@ function bestPerSong(
       if (!prev || c.aligned > prev.aligned) bySong.set(c.songId, { ...c, warp });
     }
   }
-  return [...bySong.values()].sort(
-    (a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1),
-  );
+  return sortRanked([...bySong.values()]);
+}
+
+const sortRanked = (list: WarpedCandidate[]) =>
+  list.sort((a, b) => b.aligned - a.aligned || b.hits - a.hits || (a.songId < b.songId ? -1 : 1));
+
+/** Merge `rankWarps` lists of consecutive parts of one warp list, in order: each song keeps its best warp. */
+export function mergeRanked(parts: readonly (readonly WarpedCandidate[])[]): WarpedCandidate[] {
+  const bySong = new Map<string, WarpedCandidate>();
+  for (const part of parts)
+    for (const c of part) {
+      const prev = bySong.get(c.songId);
+      // Strictly better only: on a tie the earlier warp stays, as in one pass over the whole list.
+      if (!prev || c.aligned > prev.aligned) bySong.set(c.songId, c);
+    }
+  return sortRanked([...bySong.values()]);
+}
+
+/** Split a list into `n` consecutive parts of near-equal length (fewer when the list is short). */
+export function splitParts<T>(list: readonly T[], n: number): T[][] {
+  const parts: T[][] = [];
+  const size = Math.ceil(list.length / Math.max(1, n));
+  for (let i = 0; i < list.length; i += size) parts.push(list.slice(i, i + size));
+  return parts;
 }
 
 /** The finer warps tried around a coarse one, on its own line (speed, pitch or tempo). */
@@ -332,7 +354,45 @@ export function warpCandidates(
   hashesPerWarp: readonly Hashes[] = searchHashes(query, warps).warps,
   search: WarpSearch = DEFAULT_WARP_SEARCH,
 ): WarpedCandidate[] {
-  return bestPerSong(warps, hashesPerWarp, lookup, query.config, search.candidates).slice(0, search.candidates);
+  return rankWarps(warps, hashesPerWarp, lookup, query.config, search.candidates).slice(0, search.candidates);
+}
+
+/** The finer warps verification tries: around each candidate's coarse warp, without repeats, candidates in order. */
+export function verifyWarps(candidates: readonly WarpedCandidate[], search: WarpSearch = DEFAULT_WARP_SEARCH): Warp[] {
+  const warps: Warp[] = [];
+  const keys = new Set<string>();
+  for (const c of candidates)
+    for (const w of refineAround(c.warp, search)) {
+      const key = `${w.tempo.toFixed(5)}:${w.pitch.toFixed(5)}`;
+      if (!keys.has(key)) {
+        keys.add(key);
+        warps.push(w);
+      }
+    }
+  return warps;
+}
+
+/** Verification of some of `verifyWarps`: every shifted analysis under each, against the candidates' rows. */
+export function verifyRank(
+  query: WarpQuery,
+  warps: readonly Warp[],
+  lookup: Lookup,
+  search: WarpSearch = DEFAULT_WARP_SEARCH,
+): WarpedCandidate[] {
+  const hashes = warps.map((w) => verifyHashes(query, w, search.verifyFanOut ?? undefined));
+  return rankWarps(warps, hashes, lookup, query.config, query.config.match.maxCandidates);
+}
+
+/** The verdict on verified songs (`verifyRank`, merged when it ran in parts), by `warpDecision`. */
+export function decideWarped(
+  ranked: readonly WarpedCandidate[],
+  config: FingerprintConfig,
+  search: WarpSearch = DEFAULT_WARP_SEARCH,
+): Omit<WarpedMatchResult, "verified"> {
+  const top = ranked.slice(0, config.match.maxCandidates);
+  const decided = decide(top, warpDecision(config, search));
+  const out = decided.candidates.map((c, i) => ({ ...c, warp: (top[i] as WarpedCandidate).warp }));
+  return { candidates: out, match: decided.match ? (out[0] as WarpedCandidate) : null };
 }
 
 /**
@@ -345,25 +405,8 @@ export function verifyCandidates(
   rows: SongRows,
   search: WarpSearch = DEFAULT_WARP_SEARCH,
 ): WarpedMatchResult {
-  const lookup = lookupFromRows(rows);
-  const warps: Warp[] = [];
-  const keys = new Set<string>();
-  for (const c of candidates)
-    for (const w of refineAround(c.warp, search)) {
-      const key = `${w.tempo.toFixed(5)}:${w.pitch.toFixed(5)}`;
-      if (!keys.has(key)) {
-        keys.add(key);
-        warps.push(w);
-      }
-    }
-  const hashes = warps.map((w) => verifyHashes(query, w, search.verifyFanOut ?? undefined));
-  const ranked = bestPerSong(warps, hashes, lookup, query.config, query.config.match.maxCandidates).slice(
-    0,
-    query.config.match.maxCandidates,
-  );
-  const decided = decide(ranked, warpDecision(query.config, search));
-  const out = decided.candidates.map((c, i) => ({ ...c, warp: (ranked[i] as WarpedCandidate).warp }));
-  return { candidates: out, match: decided.match ? (out[0] as WarpedCandidate) : null, verified: candidates.length };
+  const ranked = verifyRank(query, verifyWarps(candidates, search), lookupFromRows(rows), search);
+  return { ...decideWarped(ranked, query.config, search), verified: candidates.length };
 }
 
 /** The decision rule of warped matching: a higher floor than the plain rule (many warps, many chances). */

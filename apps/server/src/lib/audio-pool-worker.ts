@@ -1,15 +1,21 @@
-// One thread of the audio pool (lib/audio-pool.ts): decodes, measures and fingerprints one file at a time, off the
-// server's event loop, and answers with the result (its arrays moved, not copied) or the reason it was refused.
+// One thread of the audio pool (lib/audio-pool.ts): decodes, measures and fingerprints one file at a time, or runs a
+// recognition's compute step, off the server's event loop, and answers with the result (a file's arrays moved, not
+// copied) or the reason it was refused.
 import { parentPort } from "node:worker_threads";
 import type { FingerprintConfig } from "@unheard/fingerprint";
 import { fingerprintAudioFile } from "../modules/fingerprints/fingerprint-file.js";
+import { type RecognitionTask, runRecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
 import { type AudioFormat, decodeAudioFile } from "./audio.js";
 import { AudioDecodeError, type AudioDecodeFailure } from "./audio-errors.js";
 
-/** Work for a thread: decode and measure (keeping `keepSeconds` of mono), or decode and fingerprint everything. */
+/**
+ * Work for a thread: decode and measure (keeping `keepSeconds` of mono), decode and fingerprint everything, or one
+ * compute step of a recognition.
+ */
 export type AudioTask =
   | { kind: "decode"; file: string; format: AudioFormat; maxSeconds: number; keepSeconds?: number }
-  | { kind: "fingerprint"; file: string; format: AudioFormat; maxSeconds: number; preset: FingerprintConfig };
+  | { kind: "fingerprint"; file: string; format: AudioFormat; maxSeconds: number; preset: FingerprintConfig }
+  | { kind: "recognition"; step: RecognitionTask };
 
 /** A task as sent to the thread. */
 export type AudioTaskMessage = { id: number; task: AudioTask };
@@ -26,6 +32,7 @@ async function run(task: AudioTask): Promise<{ value: unknown; transfer: ArrayBu
     const decoded = await decodeAudioFile(task.file, task.format, { ...opts, maxSeconds: task.maxSeconds });
     return { value: decoded, transfer: [decoded.mono.buffer as ArrayBuffer] };
   }
+  if (task.kind === "recognition") return { value: runRecognitionTask(task.step), transfer: [] };
   const result = await fingerprintAudioFile(task.file, task.format, task.preset, { maxSeconds: task.maxSeconds });
   const buffers = new Set([result.hashes.hashes.buffer, result.hashes.offsets.buffer] as ArrayBuffer[]);
   return { value: result, transfer: [...buffers] };

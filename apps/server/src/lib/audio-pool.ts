@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import type { FingerprintConfig, Hashes } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import { AppError } from "../errors.js";
+import type { RecognitionResult, RecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
 import type { AudioAnalysis, AudioFormat, DecodedAudio } from "./audio.js";
 import { AudioDecodeError } from "./audio-errors.js";
 import type { AudioTask, AudioTaskMessage, AudioTaskReply } from "./audio-pool-worker.js";
@@ -37,6 +38,16 @@ export type AudioPool = {
     format: AudioFormat,
     preset: FingerprintConfig,
   ): Promise<{ analysis: AudioAnalysis; hashes: Hashes }>;
+  /**
+   * One compute step of a recognition (decision 029). `continued`: a later step of a recognition already under way,
+   * never refused as busy (its first step was admitted).
+   */
+  recognition<T extends RecognitionTask>(
+    step: T,
+    opts?: { continued?: boolean },
+  ): Promise<RecognitionResult<T["kind"]>>;
+  /** Threads at most: how many parts a step worth splitting is cut into. */
+  readonly size: number;
   /** Jobs running and waiting now. */
   load(): { running: number; waiting: number };
   /** Refuse new jobs, fail the waiting ones and stop every thread. */
@@ -146,9 +157,9 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
     }
   }
 
-  function submit<T>(task: AudioTask, background: boolean): Promise<T> {
+  function submit<T>(task: AudioTask, background: boolean, admitted = false): Promise<T> {
     if (closed) return Promise.reject(new AppError("unavailable", MESSAGES.busy));
-    if (!background) {
+    if (!background && !admitted) {
       // Interactive jobs go ahead of background ones: what is ahead of this one is what runs and what else waits
       // of its kind. Back-pressure: past the threads plus the queue, refused at once rather than piled up.
       const ahead = slots.filter((s) => s.job).length + waiting.filter((j) => !j.background).length;
@@ -177,6 +188,8 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
       ),
     fingerprint: (file, format, preset) =>
       submit({ kind: "fingerprint", file, format, preset, maxSeconds: opts.maxSeconds }, true),
+    recognition: (step, o = {}) => submit({ kind: "recognition", step }, false, o.continued ?? false),
+    size: opts.workers,
     load: () => ({ running: slots.filter((s) => s.job).length, waiting: waiting.length }),
     async close() {
       closed = true;

@@ -9,9 +9,19 @@ const INSERT_BATCH = 5000;
 /** Hashes per IN (...) lookup. */
 const LOOKUP_BATCH = 900;
 
+/**
+ * Stored rows as the database hands them over: per statement, three JSON arrays of one length (hashes, song ids,
+ * offsets; null for none), parsed off the event loop by `parsePostings`.
+ */
+export type PostingsJson = JsonBatch[];
+type JsonBatch = { h: string | null; s: string | null; o: string | null };
+
 /** SQL for the fingerprint table: (hash, song_id, offset) with an index on hash. */
 export function createFingerprintsRepo(database: Database) {
   const { db } = database;
+  // One JSON array per column, as text on both engines (PostgreSQL's driver would parse json on this thread).
+  const agg = (column: string) =>
+    sql.raw(database.dialect === "postgres" ? `json_agg(${column})::text` : `json_group_array(${column})`);
   return {
     /** Replace a song's hashes. */
     async replace(trx: Db, songId: string, hashes: Int32Array, offsets: Int32Array, count: number): Promise<void> {
@@ -31,51 +41,35 @@ export function createFingerprintsRepo(database: Database) {
      * hash is kept when it has no row past the first `maxPostings` (an over-common hash costs that many index
      * entries, never all of its thousands), the kept hashes' rows are read from the covering index on
      * (hash, song_id, offset) without touching the table (migration 0011), and they come back as three JSON arrays
-     * (one aggregate pass, so in the same order) and are handed on as columns: a JS object per row cost more than
-     * the reading.
+     * (one aggregate pass, so in the same order). Decision 029: the arrays stay text here and are parsed on the
+     * audio pool's threads (`parsePostings`), where the matching runs.
      */
-    async postings(
-      hashes: number[],
-      maxPostings: number | null,
-    ): Promise<{ hashes: number[]; songIds: string[]; offsets: number[] }> {
-      const out = { hashes: [] as number[], songIds: [] as string[], offsets: [] as number[] };
-      const agg = sql.raw(database.dialect === "postgres" ? "json_agg" : "json_group_array");
+    async postings(hashes: readonly number[], maxPostings: number | null): Promise<PostingsJson> {
+      const out: PostingsJson = [];
       for (let i = 0; i < hashes.length; i += LOOKUP_BATCH) {
         const batch = hashes.slice(i, i + LOOKUP_BATCH);
         const kept =
           maxPostings === null
             ? sql`select h from q`
             : sql`select h from q where not exists (select 1 from fingerprint c where c.hash = q.h limit 1 offset ${maxPostings})`;
-        const { rows } = await sql<{ h: unknown; s: unknown; o: unknown }>`
+        const { rows } = await sql<JsonBatch>`
           with q(h) as (values ${sql.join(batch.map((h) => sql`(cast(${h} as integer))`))})
-          select ${agg}(f.hash) as h, ${agg}(f.song_id) as s, ${agg}(f."offset") as o
+          select ${agg("f.hash")} as h, ${agg("f.song_id")} as s, ${agg('f."offset"')} as o
           from fingerprint f where f.hash in (${kept})`.execute(db);
-        const row = rows[0];
-        // SQLite hands JSON back as text, PostgreSQL's driver parses it; no rows: "[]" or null.
-        const list = <T>(v: unknown): T[] => (typeof v === "string" ? (JSON.parse(v) as T[]) : ((v ?? []) as T[]));
-        const h = list<number>(row?.h);
-        const s = list<string>(row?.s);
-        const o = list<number>(row?.o);
-        for (let k = 0; k < h.length; k++) {
-          out.hashes.push(Number(h[k]));
-          out.songIds.push(s[k] as string);
-          out.offsets.push(Number(o[k]));
-        }
+        if (rows[0]) out.push(rows[0]);
       }
       return out;
     },
 
     /** Every stored row of the given songs (through the index on song_id), e.g. to verify a few candidates. */
-    async songRows(songIds: readonly string[]): Promise<{ hash: number; songId: string; offset: number }[]> {
-      const out: { hash: number; songId: string; offset: number }[] = [];
+    async songRows(songIds: readonly string[]): Promise<PostingsJson> {
+      const out: PostingsJson = [];
       const ids = [...new Set(songIds)];
       for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
-        const rows = await db
-          .selectFrom("fingerprint")
-          .select(["hash", "song_id", "offset"])
-          .where("song_id", "in", ids.slice(i, i + LOOKUP_BATCH))
-          .execute();
-        for (const r of rows) out.push({ hash: Number(r.hash), songId: r.song_id, offset: Number(r.offset) });
+        const { rows } = await sql<JsonBatch>`
+          select ${agg("hash")} as h, ${agg("song_id")} as s, ${agg('"offset"')} as o
+          from fingerprint where song_id in (${sql.join(ids.slice(i, i + LOOKUP_BATCH))})`.execute(db);
+        if (rows[0]) out.push(rows[0]);
       }
       return out;
     },

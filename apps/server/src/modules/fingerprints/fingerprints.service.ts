@@ -4,18 +4,15 @@ import {
   certaintyOf,
   DEFAULT_PRESET,
   DEFAULT_WARP_SEARCH,
-  estimateTempo,
+  decideWarped,
   type FingerprintConfig,
-  fingerprintQuery,
+  type Hashes,
   isStretched,
-  lookupFromColumns,
-  match,
-  prepareWarpQuery,
-  searchHashes,
-  verifyCandidates,
+  mergeRanked,
+  splitParts,
+  verifyWarps,
   type Warp,
   type WarpSearch,
-  warpCandidates,
   warpGrid,
 } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
@@ -28,6 +25,7 @@ import type { AudioStorage } from "../../lib/storage.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import { fingerprintAudioFile, hashCacheFile, readHashCache } from "./fingerprint-file.js";
 import type { FingerprintsRepo } from "./fingerprints.repo.js";
+import { type RecognitionTask, runRecognitionTask } from "./recognition-tasks.js";
 
 /** The job that (re)indexes one song's audio. */
 export const INDEX_JOB = "fingerprint.index";
@@ -80,31 +78,61 @@ export function createFingerprintsService(deps: {
   warpSearch?: WarpSearch | null;
   /** Where hashes computed ahead of time are kept by content (the demo catalogue's renders). */
   hashCacheDir?: string;
-  /** Decode and fingerprint a stored file: the audio pool's threads (issue 24); unset, on this thread. */
-  pool?: Pick<AudioPool, "fingerprint">;
+  /** Decode and fingerprint a stored file, and recognise: the audio pool's threads (issue 24); unset, here. */
+  pool?: Pick<AudioPool, "fingerprint" | "recognition" | "size">;
 }) {
   const { database, repo, storage, jobs } = deps;
   const preset = deps.preset ?? DEFAULT_PRESET;
   const warpSearch = deps.warpSearch === undefined ? DEFAULT_WARP_SEARCH : deps.warpSearch;
   const grid = warpSearch ? warpGrid(warpSearch) : [];
+  // Steps run on the audio pool's threads (decision 029); without a pool, here.
+  const compute = <T extends RecognitionTask>(task: T, continued: boolean) =>
+    deps.pool ? deps.pool.recognition(task, { continued }) : Promise.resolve().then(() => runRecognitionTask(task));
+  const parts = deps.pool?.size ?? 1;
 
   /**
    * Second pass, when the plain one found nothing: search the clip's end under every warp of the grid, then verify
-   * the best few songs against all their rows (decision 020).
+   * the best few songs against all their rows (decision 020). The ranking over warps runs in parts, one per thread
+   * (decision 029).
    */
   async function recognizeWarped(samples: Float32Array, sampleRate: number, search: WarpSearch) {
     const keep = Math.min(samples.length, Math.round(WARP_MAX_SECONDS * sampleRate));
     const skipped = samples.length - keep;
-    const query = prepareWarpQuery(samples.subarray(skipped), sampleRate, preset, search.dereverb);
-    const { warps, distinct } = searchHashes(query, grid);
-    const postings = await repo.postings(distinct, preset.index.maxPostingsPerHash);
-    const lookupRows = postings.hashes.length;
-    const lookup = lookupFromColumns(postings);
-    const candidates = warpCandidates(query, grid, lookup, warps, search);
+    // Sliced, not a view: a view's whole buffer would be copied to the thread.
+    const q = await compute(
+      { kind: "warp-query", samples: samples.slice(skipped), sampleRate, preset, dereverb: search.dereverb, grid },
+      true,
+    );
+    const postings = await repo.postings(q.distinct, preset.index.maxPostingsPerHash);
+    const searched = await Promise.all(
+      splitParts(
+        grid.map((_, k) => k),
+        parts,
+      ).map((ks) =>
+        compute(
+          {
+            kind: "warp-rank",
+            query: q.query,
+            warps: ks.map((k) => grid[k] as Warp),
+            hashes: ks.map((k) => q.hashes[k] as Hashes),
+            postings,
+            limit: search.candidates,
+          },
+          true,
+        ),
+      ),
+    );
+    const lookupRows = searched[0]?.rows ?? 0;
+    const candidates = mergeRanked(searched.map((p) => p.ranked)).slice(0, search.candidates);
     // No song shares a hash with the clip under any warp: nothing to verify.
     if (candidates.length === 0) return { candidates: [], match: null, rows: lookupRows };
     const rows = await repo.songRows(candidates.map((c) => c.songId));
-    const result = verifyCandidates(query, candidates, rows, search);
+    const verified = await Promise.all(
+      splitParts(verifyWarps(candidates, search), parts).map((warps) =>
+        compute({ kind: "verify-rank", query: q.query, warps, rows, search }, true),
+      ),
+    );
+    const result = decideWarped(mergeRanked(verified.map((p) => p.ranked)), preset, search);
     // Offsets are in the song's time; the clip started `skipped` samples (of the warped audio) earlier.
     const shape = (c: (typeof result.candidates)[number]): RecognitionCandidate => ({
       songId: c.songId,
@@ -116,7 +144,7 @@ export function createFingerprintsService(deps: {
     return {
       candidates: result.candidates.map(shape),
       match: result.match ? shape(result.match) : null,
-      rows: lookupRows + rows.length,
+      rows: lookupRows + (verified[0]?.rows ?? 0),
     };
   }
 
@@ -129,20 +157,19 @@ export function createFingerprintsService(deps: {
     };
   }
 
+  /** Name the song a clip comes from (plain pass, then the warped one), or say none stands out. */
   async function recognize(samples: Float32Array, sampleRate: number): Promise<Recognition> {
     const t0 = performance.now();
-    const fp = fingerprintQuery(samples, sampleRate, preset);
-    const distinct = [...new Set(fp.hashes.hashes.subarray(0, fp.hashes.count))];
+    const fp = await compute({ kind: "fingerprint", samples, sampleRate, preset }, false);
     const t1 = performance.now();
-    const rows = await repo.postings(distinct, preset.index.maxPostingsPerHash);
+    const postings = await repo.postings(fp.distinct, preset.index.maxPostingsPerHash);
     const t2 = performance.now();
-    const lookup = lookupFromColumns(rows);
-    const result = match(fp.hashes, lookup, preset);
     // A time-stretch (pitch kept) matches here; its tempo is read from the matched rows, with no more queries.
-    const tempo =
-      result.match && warpSearch
-        ? estimateTempo(fp.hashes, lookup, result.match.songId, preset, warpSearch.tempo)
-        : null;
+    const result = await compute(
+      { kind: "match", hashes: fp.hashes, postings, preset, tempoRange: warpSearch ? warpSearch.tempo : null },
+      true,
+    );
+    const tempo = result.tempo;
     const t3 = performance.now();
     const shape = (c: (typeof result.candidates)[number]): RecognitionCandidate => ({
       songId: c.songId,
@@ -162,7 +189,7 @@ export function createFingerprintsService(deps: {
       lookupMs: t2 - t1,
       matchMs: t3 - t2,
       warpMs: 0,
-      rows: rows.hashes.length,
+      rows: result.rows,
       warpRows: 0,
     };
     if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {

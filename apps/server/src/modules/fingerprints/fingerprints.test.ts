@@ -5,11 +5,16 @@ import path from "node:path";
 import { certaintyOf, DEFAULT_PRESET, resample } from "@unheard/fingerprint";
 import { MESSAGES } from "@unheard/shared";
 import { beforeAll, expect, it } from "vitest";
+import { createAudioPool } from "../../lib/audio-pool.js";
+import { createJobQueue } from "../../lib/jobs.js";
+import { createStorage } from "../../lib/storage.js";
 import { encodeWav } from "../../lib/wav.js";
 import { hashString, synthesizeTrack } from "../../seed/synth.js";
 import { member, multipart, upload, useMembers } from "../../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../../test/harness.js";
 import { hashCacheDirIn, hashCacheFile, writeHashCache } from "./fingerprint-file.js";
+import { createFingerprintsRepo } from "./fingerprints.repo.js";
+import { createFingerprintsService } from "./fingerprints.service.js";
 
 const RATE = 22_050;
 
@@ -158,6 +163,49 @@ describeEachDialect("fingerprints", (dialect) => {
     expect(slow.match.transform).toMatchObject({ kind: "tempo", pitch: 1 });
     expect(Math.abs(slow.match.transform.tempo - 0.95)).toBeLessThan(0.01);
     expect(Math.abs(slow.match.offsetSeconds - start)).toBeLessThan(0.3);
+  });
+
+  it("runs a recognition's compute on the audio pool's threads, the warped pass in parts, with the in-process answer", async () => {
+    const pool = createAudioPool({ workers: 2, queue: 4, jobMs: 30_000, maxSeconds: 600 });
+    const steps: string[] = [];
+    const recording: typeof pool = {
+      ...pool,
+      size: pool.size,
+      recognition: (step, opts) => {
+        steps.push(step.kind);
+        return pool.recognition(step, opts);
+      },
+    };
+    const deps = {
+      database: ctx.database,
+      repo: createFingerprintsRepo(ctx.database),
+      storage: createStorage(ctx.config),
+      jobs: createJobQueue({ database: ctx.database, log: ctx.app.log }),
+    };
+    try {
+      const start = 11.3;
+      const clip = withNoise(
+        speedUp(track.subarray(Math.round(start * RATE), Math.round((start + 8) * RATE)), 0.93),
+        10,
+      );
+      const threaded = await createFingerprintsService({ ...deps, pool: recording }).recognize(clip, RATE);
+      expect(threaded.match?.songId).toBe(songId);
+      expect(steps).toEqual([
+        "fingerprint",
+        "match",
+        "warp-query",
+        "warp-rank",
+        "warp-rank",
+        "verify-rank",
+        "verify-rank",
+      ]);
+      const here = await createFingerprintsService(deps).recognize(clip, RATE);
+      expect(threaded.candidates).toEqual(here.candidates);
+      expect(threaded.certainty).toBe(here.certainty);
+      expect(threaded.timings.warpRows).toBe(here.timings.warpRows);
+    } finally {
+      await pool.close();
+    }
   });
 
   it("answers a clip that plays as stored without a transform", async () => {
