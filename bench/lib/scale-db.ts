@@ -180,8 +180,14 @@ async function build(
       "select name, sql from sqlite_master where type = 'index' and tbl_name = 'fingerprint' and sql is not null",
     )
     .all() as { name: string; sql: string }[];
+  // The per-hash counts' triggers (migration 0017) would upsert once per row: off for the load, the counts made in
+  // one pass after it, the triggers back as the migration made them.
+  const triggers = db
+    .prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'fingerprint'")
+    .all() as { name: string; sql: string }[];
   db.exec("begin");
   for (const ix of indexes) db.exec(`drop index "${ix.name}"`);
+  for (const tr of triggers) db.exec(`drop trigger "${tr.name}"`);
 
   // Songs: the catalogue (titled after the tracks) and the background, indexed with the default preset and without
   // audio (audio_key null), so neither the startup nor the job queue tries to index them again.
@@ -274,6 +280,10 @@ async function build(
     db.exec(ix.sql);
     phase(`index ${ix.name}`);
   }
+  db.exec("delete from fingerprint_hash");
+  db.exec("insert into fingerprint_hash (hash, n) select hash, count(*) from fingerprint group by hash");
+  for (const tr of triggers) db.exec(tr.sql);
+  phase("hash counts");
   db.exec("commit");
   phase("commit");
   const objects = (

@@ -16,6 +16,7 @@ const TABLES = [
   "era",
   "favorite",
   "fingerprint",
+  "fingerprint_hash",
   "follow",
   "import_batch",
   "import_change",

@@ -253,6 +253,9 @@ export type WaitlistEntryTable = { id: string; name: string; email: string; crea
 export type WaitlistApprovalTable = { email: string; approved_by: string | null; approved_at: Timestamp };
 export type FingerprintTable = { hash: number; song_id: string; offset: number };
 
+/** Rows of `fingerprint` per hash, kept by triggers (migration 0017). */
+export type FingerprintHashTable = { hash: number; n: number };
+
 export type PointsLedgerTable = {
   id: string;
   user_id: string;
@@ -338,6 +341,7 @@ export type DB = {
   waitlist_entry: WaitlistEntryTable;
   waitlist_approval: WaitlistApprovalTable;
   fingerprint: FingerprintTable;
+  fingerprint_hash: FingerprintHashTable;
   points_ledger: PointsLedgerTable;
   rate_limit: RateLimitTable;
   audit_log: AuditLogTable;

@@ -39,6 +39,15 @@ export async function expectConsistent(ctx: TestContext): Promise<void> {
     db,
   );
   expect(badPlays.rows).toEqual([]);
+  // Every stored hash's count equals its rows (a hash with no rows left may keep a 0).
+  const badHashes = await sql<{ hash: number }>`
+    select c.hash from fingerprint_hash c
+    where c.n != (select count(*) from fingerprint f where f.hash = c.hash)
+    union all
+    select distinct f.hash from fingerprint f where not exists (select 1 from fingerprint_hash c where c.hash = f.hash)`.execute(
+    db,
+  );
+  expect(badHashes.rows).toEqual([]);
 }
 
 /**

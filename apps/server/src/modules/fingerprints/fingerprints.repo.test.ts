@@ -74,6 +74,30 @@ describeEachDialect("fingerprint lookups", (dialect) => {
     expect(asRows(await repo.songRows([]))).toEqual([]);
   });
 
+  it("keeps each hash's row count equal to its rows through indexing, re-indexing and a song's deletion", async () => {
+    const { db } = database;
+    const repo = createFingerprintsRepo(database);
+    await insertSongs(db, ["sd", "se"]);
+    const counts = async () => {
+      const c = await repo.hashCounts([20, 21, 22, 23]);
+      return Object.fromEntries(c.hashes.map((h, i) => [h, c.counts[i]]));
+    };
+    await database.tx(async (trx) => {
+      await repo.replace(trx, "sd", Int32Array.of(20, 20, 21), Int32Array.of(1, 2, 3), 3);
+      await repo.replace(trx, "se", Int32Array.of(20, 22), Int32Array.of(4, 5), 2);
+    });
+    expect(await counts()).toEqual({ 20: 3, 21: 1, 22: 1 });
+    // Re-indexing replaces the song's rows: its old hashes are taken off.
+    await database.tx((trx) => repo.replace(trx, "sd", Int32Array.of(23), Int32Array.of(9), 1));
+    expect(await counts()).toEqual({ 20: 1, 22: 1, 23: 1 });
+    // Deleting a song removes its rows through the foreign key, and their counts with them.
+    await db.deleteFrom("song").where("id", "=", "se").execute();
+    expect(await counts()).toEqual({ 23: 1 });
+    // The per-hash cap reads the counts: hash 23 has 1 row.
+    expect(asRows(await repo.postings([23, 20], 1))).toEqual([{ hash: 23, songId: "sd", offset: 9 }]);
+    expect(asRows(await repo.postings([23], 0))).toEqual([]);
+  });
+
   it("looks hashes up in batches without losing any", async () => {
     const { db } = database;
     const repo = createFingerprintsRepo(database);

@@ -20,6 +20,7 @@ type JsonBatch = { h: string | null; s: string | null; o: string | null };
 export function createFingerprintsRepo(database: Database) {
   const { db } = database;
   // One JSON array per column, as text on both engines (PostgreSQL's driver would parse json on this thread).
+  const values = (hashes: readonly number[]) => sql.join(hashes.map((h) => sql`(cast(${h} as integer))`));
   const agg = (column: string) =>
     sql.raw(database.dialect === "postgres" ? `json_agg(${column})::text` : `json_group_array(${column})`);
   return {
@@ -36,13 +37,11 @@ export function createFingerprintsRepo(database: Database) {
     },
 
     /**
-     * Stored rows for the given hashes, leaving out hashes stored more than `maxPostings` times (index-time pruning
-     * done at read time: such hashes say nothing about which song it is). Decision 021: one statement per batch; a
-     * hash is kept when it has no row past the first `maxPostings` (an over-common hash costs that many index
-     * entries, never all of its thousands), the kept hashes' rows are read from the covering index on
-     * (hash, song_id, offset) without touching the table (migration 0011), and they come back as three JSON arrays
-     * (one aggregate pass, so in the same order). Decision 029: the arrays stay text here and are parsed on the
-     * audio pool's threads (`parsePostings`), where the matching runs.
+     * Stored rows for the given hashes, leaving out hashes stored more than `maxPostings` times (such hashes say
+     * nothing about which song it is). Decision 021: one statement per batch, the rows read from the covering index
+     * on (hash, song_id, offset) without touching the table (migration 0011), returned as three JSON arrays (one
+     * aggregate pass, so in the same order). Decision 029: a hash's row count comes from `fingerprint_hash`, and the
+     * arrays stay text here, parsed on the audio pool's threads (`parsePostings`) where the matching runs.
      */
     async postings(hashes: readonly number[], maxPostings: number | null): Promise<PostingsJson> {
       const out: PostingsJson = [];
@@ -51,12 +50,27 @@ export function createFingerprintsRepo(database: Database) {
         const kept =
           maxPostings === null
             ? sql`select h from q`
-            : sql`select h from q where not exists (select 1 from fingerprint c where c.hash = q.h limit 1 offset ${maxPostings})`;
+            : sql`select c.hash from fingerprint_hash c where c.hash in (select h from q) and c.n <= ${maxPostings}`;
         const { rows } = await sql<JsonBatch>`
-          with q(h) as (values ${sql.join(batch.map((h) => sql`(cast(${h} as integer))`))})
+          with q(h) as (values ${values(batch)})
           select ${agg("f.hash")} as h, ${agg("f.song_id")} as s, ${agg('f."offset"')} as o
           from fingerprint f where f.hash in (${kept})`.execute(db);
         if (rows[0]) out.push(rows[0]);
+      }
+      return out;
+    },
+
+    /** How many rows each of the given hashes has, for the stored ones (`fingerprint_hash`, migration 0017). */
+    async hashCounts(hashes: readonly number[]): Promise<{ hashes: number[]; counts: number[] }> {
+      const out = { hashes: [] as number[], counts: [] as number[] };
+      for (let i = 0; i < hashes.length; i += LOOKUP_BATCH) {
+        const { rows } = await sql<{ hash: number; n: number }>`
+          with q(h) as (values ${values(hashes.slice(i, i + LOOKUP_BATCH))})
+          select hash, n from fingerprint_hash where hash in (select h from q) and n > 0`.execute(db);
+        for (const r of rows) {
+          out.hashes.push(Number(r.hash));
+          out.counts.push(Number(r.n));
+        }
       }
       return out;
     },

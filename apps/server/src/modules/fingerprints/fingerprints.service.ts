@@ -9,6 +9,7 @@ import {
   type Hashes,
   isStretched,
   mergeRanked,
+  rarestWithin,
   splitParts,
   verifyWarps,
   type Warp,
@@ -103,7 +104,10 @@ export function createFingerprintsService(deps: {
       { kind: "warp-query", samples: samples.slice(skipped), sampleRate, preset, dereverb: search.dereverb, grid },
       true,
     );
-    const postings = await repo.postings(q.distinct, preset.index.maxPostingsPerHash);
+    // The rarest of the search's hashes within the row budget (decision 029), by their stored counts.
+    const counts = await repo.hashCounts(q.distinct);
+    const read = rarestWithin(counts.hashes, counts.counts, search.rowBudget, preset.index.maxPostingsPerHash);
+    const postings = await repo.postings(read, null);
     const searched = await Promise.all(
       splitParts(
         grid.map((_, k) => k),
