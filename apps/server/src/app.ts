@@ -5,6 +5,7 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { DEFAULT_WARP_SEARCH } from "@unheard/fingerprint";
 import { MESSAGES, matchPageRoute, type PageMatch, type PageRoute } from "@unheard/shared";
 import Fastify, { type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -319,6 +320,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     jobs,
     hashCacheDir: hashCacheDirIn(config.demoCacheDir),
     pool: audioPool,
+    ...(config.audio.warpRowBudget === undefined
+      ? {}
+      : { warpSearch: { ...DEFAULT_WARP_SEARCH, rowBudget: config.audio.warpRowBudget } }),
   });
   const songsService = createSongsService({
     database,

@@ -42,6 +42,7 @@ const envSchema = z.object({
   AUDIO_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   AUDIO_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
   AUDIO_JOB_SECONDS: z.coerce.number().positive().max(86_400).default(180),
+  WARP_ROW_BUDGET: z.coerce.number().int().min(0).optional(),
   SOUNDCLOUD_CLIENT_ID: z.string().min(1).optional(),
   SOUNDCLOUD_API_URL: z.url({ protocol: /^https?$/ }).default("https://api-v2.soundcloud.com"),
   SOUNDCLOUD_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
@@ -121,6 +122,8 @@ export type Config = {
     queue: number;
     /** A job running longer than this is stopped (its worker replaced) and the file refused. */
     jobSeconds: number;
+    /** Rows the warped recognition's search may read, rarest hashes first (decision 029); unset: the default. */
+    warpRowBudget: number | undefined;
   };
   soundcloudClientId: string | undefined;
   soundcloudApiUrl: string;
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workers: e.AUDIO_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       queue: e.AUDIO_QUEUE,
       jobSeconds: e.AUDIO_JOB_SECONDS,
+      warpRowBudget: e.WARP_ROW_BUDGET,
     },
     soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL.replace(/\/+$/, ""),

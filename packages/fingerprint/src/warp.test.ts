@@ -17,7 +17,11 @@ import {
   refineAround,
   semitones,
   splitParts,
+  verifyHashes,
+  verifyRank,
+  verifyWarps,
   type Warp,
+  type WarpedCandidate,
   type WarpQuery,
   warpCandidates,
   warpDecision,
@@ -90,6 +94,25 @@ describe("warped matching", () => {
       expect(result.match?.warp.pitch).toBe(result.match?.warp.tempo);
       expect(Math.abs((result.match?.offsetSeconds ?? 0) - start)).toBeLessThan(0.1);
     }
+  });
+
+  it("verifies on the stored hashes only, with the ranking every hash gives", () => {
+    const clip = addNoise(spedUp("song-3", 9.4, 6, 1.08), 10, 5);
+    const query = prepareWarpQuery(clip, SR);
+    const lookup = lookupFromRows(index.songRows(["song-1", "song-3", "song-4"]));
+    const warps = verifyWarps(
+      [{ songId: "song-3", warp: { tempo: 1.08, pitch: 1.08 } }] as WarpedCandidate[],
+      DEFAULT_WARP_SEARCH,
+    );
+    const all = warps.map((w) => verifyHashes(query, w, DEFAULT_WARP_SEARCH.verifyFanOut ?? undefined));
+    const every = rankWarps(warps, all, lookup, DEFAULT_PRESET, DEFAULT_PRESET.match.maxCandidates);
+    const filtered = verifyRank(query, warps, lookup, DEFAULT_WARP_SEARCH);
+    expect(every[0]?.songId).toBe("song-3");
+    const summary = (cs: WarpedCandidate[]) => cs.map((c) => [c.songId, c.aligned, c.hits, c.offsetFrames, c.warp]);
+    expect(summary(filtered)).toEqual(summary(every));
+    // Far fewer hashes were matched: only those the three songs store.
+    const kept = warps.map((w) => verifyHashes(query, w, 8, (h) => lookup(h).length > 0).count);
+    expect(kept.reduce((a, b) => a + b, 0)).toBeLessThan(all.reduce((a, h) => a + h.count, 0) / 2);
   });
 
   it("finds a slowed + reverb edit: slowed, then a room's tail over it (decision 028)", () => {

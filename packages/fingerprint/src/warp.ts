@@ -91,7 +91,7 @@ export const DEFAULT_WARP_SEARCH: WarpSearch = {
   minMarginRatio: 2,
   dereverb: { delayFrames: 2, decayPerFrame: 0.65, floorDb: 20, inSearch: true },
   verifyFanOut: 8,
-  rowBudget: 100_000,
+  rowBudget: 1_500_000,
 };
 
 /** Factors (1 + step)^k covering [1 - range, 1 + range] (geometric, so the relative error is even), without 1. */
@@ -154,10 +154,14 @@ export function warpedHashes(
   warp: Warp,
   config: FingerprintConfig,
   derived: DerivedParams = deriveParams(config),
-  options: { refinedTimes: boolean; timeShift: number; fanOut?: number } = { refinedTimes: true, timeShift: 0 },
+  options: { refinedTimes: boolean; timeShift: number; fanOut?: number; stored?: (hash: number) => boolean } = {
+    refinedTimes: true,
+    timeShift: 0,
+  },
 ): Hashes {
   const { minDeltaFrames, maxDeltaFrames, f2Bits, dtBits, minBin, maxBin } = derived;
   const fanOut = options.fanOut ?? config.pairing.fanOut;
+  const stored = options.stored;
   const { count, freqs, frames } = peaks;
   const hashes = new Int32Array(count * fanOut);
   const offsets = new Int32Array(count * fanOut);
@@ -183,10 +187,12 @@ export function warpedHashes(
       if (dt > maxDeltaFrames) break;
       const f2 = bins[j] as number;
       if (f2 < minBin || f2 > maxBin) continue;
-      hashes[n] = f1 * f1Shift + f2 * f2Shift + (dt - minDeltaFrames);
+      const hash = f1 * f1Shift + f2 * f2Shift + (dt - minDeltaFrames);
+      paired++;
+      if (stored && !stored(hash)) continue;
+      hashes[n] = hash;
       offsets[n] = Math.round(t1);
       n++;
-      paired++;
     }
   }
   return { count: n, hashes: hashes.subarray(0, n), offsets: offsets.subarray(0, n) };
@@ -284,16 +290,27 @@ export function searchHashes(query: WarpQuery, warps: readonly Warp[]): { warps:
   return { warps: all, distinct: [...set] };
 }
 
-/** Verification hashes under one warp: every shifted analysis, on whole frames plus the shift, merged. */
-export function verifyHashes(query: WarpQuery, warp: Warp, fanOut?: number): Hashes {
+/**
+ * Verification hashes under one warp: every shifted analysis, on whole frames plus the shift, merged. With `stored`,
+ * only hashes it says are stored: the others cannot line up, and leaving them out early spares merging and matching
+ * them (decision 029).
+ */
+export function verifyHashes(
+  query: WarpQuery,
+  warp: Warp,
+  fanOut?: number,
+  stored?: (hash: number) => boolean,
+): Hashes {
   const n = query.shifts.length;
+  const opts = (timeShift: number) => ({
+    refinedTimes: false,
+    timeShift,
+    ...(fanOut ? { fanOut } : {}),
+    ...(stored ? { stored } : {}),
+  });
   return mergeHashes([
-    ...query.shifts.map((p, s) =>
-      warpedHashes(p, warp, query.config, query.derived, { refinedTimes: false, timeShift: s / n, fanOut }),
-    ),
-    ...query.extra.map((p) =>
-      warpedHashes(p, warp, query.config, query.derived, { refinedTimes: false, timeShift: 0, fanOut }),
-    ),
+    ...query.shifts.map((p, s) => warpedHashes(p, warp, query.config, query.derived, opts(s / n))),
+    ...query.extra.map((p) => warpedHashes(p, warp, query.config, query.derived, opts(0))),
   ]);
 }
 
@@ -410,7 +427,8 @@ export function verifyRank(
   lookup: Lookup,
   search: WarpSearch = DEFAULT_WARP_SEARCH,
 ): WarpedCandidate[] {
-  const hashes = warps.map((w) => verifyHashes(query, w, search.verifyFanOut ?? undefined));
+  const stored = (h: number) => lookup(h).length > 0;
+  const hashes = warps.map((w) => verifyHashes(query, w, search.verifyFanOut ?? undefined, stored));
   return rankWarps(warps, hashes, lookup, query.config, query.config.match.maxCandidates);
 }
 
