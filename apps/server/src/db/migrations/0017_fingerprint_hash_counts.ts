@@ -6,7 +6,7 @@ import { isPostgres } from "../column-types.js";
  * within a row budget that holds at any catalogue size, instead of every row of every hash under a fixed cap; that
  * needs each hash's row count without counting its rows. `fingerprint_hash.n` is kept equal to the rows by triggers
  * on `fingerprint`, so every path that writes or deletes rows (indexing, a song's deletion cascading) keeps it:
- * SQLite per row, PostgreSQL per statement through its transition tables, summed per hash in hash order.
+ * SQLite per row, PostgreSQL per statement through its transition tables, summed per hash and applied in hash order.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -19,14 +19,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`
       create function fingerprint_hash_count() returns trigger language plpgsql as $$
       begin
+        -- Both ways in hash order, so two writers lock the counts they share in the same order.
         if tg_op = 'INSERT' then
           insert into fingerprint_hash (hash, n)
             select hash, count(*) from fingerprint_new group by hash order by hash
             on conflict (hash) do update set n = fingerprint_hash.n + excluded.n;
         else
-          update fingerprint_hash h set n = h.n - d.n
-            from (select hash, count(*) as n from fingerprint_old group by hash) d
-            where h.hash = d.hash;
+          insert into fingerprint_hash (hash, n)
+            select hash, -count(*) from fingerprint_old group by hash order by hash
+            on conflict (hash) do update set n = fingerprint_hash.n + excluded.n;
         end if;
         return null;
       end $$`.execute(db);
