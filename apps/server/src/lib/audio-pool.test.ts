@@ -116,11 +116,24 @@ describe("audio pool (issue 24)", () => {
       expect((third as AppError).status).toBe(503);
       expect((third as AppError).message).toBe(MESSAGES.audioBusy);
       expect((third as AppError).headers?.["retry-after"]).toMatch(/^\d+$/);
+      // A recognition's first step is refused like any upload; its later steps, and an admitted upload's duplicate
+      // check, are not refused halfway: they wait.
+      const { DEFAULT_PRESET } = await import("@unheard/fingerprint");
+      const step = {
+        kind: "fingerprint",
+        samples: new Float32Array(22_050),
+        sampleRate: 22_050,
+        preset: DEFAULT_PRESET,
+      } as const;
+      expect(await pool.recognition(step).catch((e: unknown) => (e as AppError).status)).toBe(503);
+      const continued = pool.recognition(step, { continued: true });
       // Background work (the index job) is never refused: it waits.
-      const background = pool.fingerprint(long, wav, (await import("@unheard/fingerprint")).DEFAULT_PRESET);
+      const background = pool.fingerprint(long, wav, DEFAULT_PRESET);
       expect((await first).durationSec).toBeCloseTo(60, 0);
       expect((await second).durationSec).toBeCloseTo(60, 0);
       expect((await background).hashes.count).toBeGreaterThan(0);
+      // (A second of silence: answered, with no hashes.)
+      expect((await continued).distinct).toEqual([]);
     } finally {
       await pool.close();
     }

@@ -179,7 +179,7 @@ export function fingerprintsRoutes(
           throw new AppError("bad_request", audioErrorMessage(err));
         }
         return present(
-          await fingerprints.recognize(decoded.mono, decoded.monoRate),
+          await fingerprints.recognize(decoded.mono, decoded.monoRate, true),
           decoded.mono.length / decoded.monoRate,
           viewer,
           reply,

@@ -162,9 +162,10 @@ export function createFingerprintsService(deps: {
   }
 
   /** Name the song a clip comes from (plain pass, then the warped one), or say none stands out. */
-  async function recognize(samples: Float32Array, sampleRate: number): Promise<Recognition> {
+  /** `admitted`: part of work the pool already took on (an upload's duplicate check), never refused as busy. */
+  async function recognize(samples: Float32Array, sampleRate: number, admitted = false): Promise<Recognition> {
     const t0 = performance.now();
-    const fp = await compute({ kind: "fingerprint", samples, sampleRate, preset }, false);
+    const fp = await compute({ kind: "fingerprint", samples, sampleRate, preset }, admitted);
     const t1 = performance.now();
     const postings = await repo.postings(fp.distinct, preset.index.maxPostingsPerHash);
     const t2 = performance.now();
@@ -278,7 +279,8 @@ export function createFingerprintsService(deps: {
     ): Promise<{ songId: string; confidence: number; warp: Warp | null } | null> {
       const len = Math.min(mono.length, DUPLICATE_EXCERPT_SECONDS * sampleRate);
       const start = Math.max(0, Math.floor((mono.length - len) / 2));
-      const result = await recognize(mono.subarray(start, start + len), sampleRate);
+      // The upload was decoded on the pool already: its check is not refused halfway.
+      const result = await recognize(mono.subarray(start, start + len), sampleRate, true);
       const m = result.match;
       return m ? { songId: m.songId, confidence: m.confidence, warp: m.warp } : null;
     },
