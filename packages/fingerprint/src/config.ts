@@ -64,6 +64,12 @@ export type FingerprintConfig = {
   index: {
     /** Index-time pruning: a hash stored for more than this many (song, offset) rows is dropped; null keeps all. */
     maxPostingsPerHash: number | null;
+    /**
+     * A query reads its rarest hashes first, while their rows fit this many (null: all of them). Unlike a fixed
+     * per-hash cap this scales with the catalogue: on a small one every hash is read, on a large one the rarest
+     * (decision 029).
+     */
+    rowBudget: number | null;
   };
   match: {
     /** Offsets of two matched hashes agree when they differ by at most this (seconds; at least one frame). */
@@ -110,7 +116,7 @@ export const SPEC_PRESET: FingerprintConfig = {
   },
   pairing: { fanOut: 5, minDeltaSeconds: 0.5, maxDeltaSeconds: 1.5, maxDeltaBins: null },
   query: { shifts: 1 },
-  index: { maxPostingsPerHash: null },
+  index: { maxPostingsPerHash: null, rowBudget: null },
   match: {
     toleranceSeconds: 0.5,
     distinctHashes: false,
@@ -137,7 +143,9 @@ export const DEFAULT_PRESET: FingerprintConfig = {
   peaks: { ...SPEC_PRESET.peaks, thresholdDb: -60, neighbourhoodBins: 21, neighbourhoodFrames: 13 },
   pairing: { ...SPEC_PRESET.pairing, fanOut: 3, minDeltaSeconds: 0.02, maxDeltaSeconds: 1.2 },
   query: { shifts: 4 },
-  index: { maxPostingsPerHash: 500 },
+  // Decision 029: a row budget instead of a fixed cap of 500 rows per hash, which at 1,000 h dropped every hash
+  // heard twice in the synthesized catalogue and left the plain pass half its clips.
+  index: { maxPostingsPerHash: null, rowBudget: 150_000 },
   match: {
     ...SPEC_PRESET.match,
     toleranceSeconds: 0.025,

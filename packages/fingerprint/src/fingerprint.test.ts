@@ -169,7 +169,7 @@ describe("match and MemoryIndex", () => {
   });
 
   it("drops over-common hashes at index time (default) and keeps them dropped", () => {
-    const c: FingerprintConfig = { ...DEFAULT_PRESET, index: { maxPostingsPerHash: 2 } };
+    const c: FingerprintConfig = { ...DEFAULT_PRESET, index: { maxPostingsPerHash: 2, rowBudget: null } };
     const index = new MemoryIndex(c);
     const common = { count: 4, hashes: Int32Array.of(7, 7, 7, 8), offsets: Int32Array.of(1, 2, 3, 4) };
     index.add("a", common);

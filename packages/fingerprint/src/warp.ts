@@ -91,7 +91,7 @@ export const DEFAULT_WARP_SEARCH: WarpSearch = {
   minMarginRatio: 2,
   dereverb: { delayFrames: 2, decayPerFrame: 0.65, floorDb: 20, inSearch: true },
   verifyFanOut: 8,
-  rowBudget: 1_500_000,
+  rowBudget: 600_000,
 };
 
 /** Factors (1 + step)^k covering [1 - range, 1 + range] (geometric, so the relative error is even), without 1. */

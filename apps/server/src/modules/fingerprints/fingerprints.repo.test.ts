@@ -1,3 +1,4 @@
+import { rarestWithin } from "@unheard/fingerprint";
 import type { Kysely } from "kysely";
 import { expect, it } from "vitest";
 import type { DB } from "../../db/schema.js";
@@ -36,7 +37,7 @@ function asRows(json: PostingsJson): Row[] {
 describeEachDialect("fingerprint lookups", (dialect) => {
   const database = useTestDatabase(dialect);
 
-  it("reads every row of the asked hashes, leaving out hashes stored more than maxPostings times", async () => {
+  it("reads every row of the asked hashes; their counts leave out hashes stored too often", async () => {
     const { db } = database;
     const repo = createFingerprintsRepo(database);
     await insertSongs(db, ["sa", "sb"]);
@@ -45,10 +46,14 @@ describeEachDialect("fingerprint lookups", (dialect) => {
       await repo.replace(trx, "sa", Int32Array.of(7, 7, 7, 8, 8, 9), Int32Array.of(1, 2, 3, 4, 5, 6), 6);
       await repo.replace(trx, "sb", Int32Array.of(8, 8), Int32Array.of(10, 11), 2);
     });
+    const within = async (hashes: number[], budget: number | null, cap: number | null) => {
+      const c = await repo.hashCounts(hashes);
+      return rarestWithin(c.hashes, c.counts, budget, cap);
+    };
     const sorted = (rows: Row[]) =>
       [...rows].sort((a, b) => a.hash - b.hash || a.songId.localeCompare(b.songId) || a.offset - b.offset);
 
-    const all = sorted(asRows(await repo.postings([7, 8, 9, 10], null)));
+    const all = sorted(asRows(await repo.postings([7, 8, 9, 10])));
     expect(all).toHaveLength(8);
     expect(all.filter((r) => r.hash === 8)).toEqual([
       { hash: 8, songId: "sa", offset: 4 },
@@ -56,16 +61,18 @@ describeEachDialect("fingerprint lookups", (dialect) => {
       { hash: 8, songId: "sb", offset: 10 },
       { hash: 8, songId: "sb", offset: 11 },
     ]);
-    // At most 3 rows per hash: hash 8 (4 rows) goes, hash 7 (exactly 3) stays.
-    const capped = sorted(asRows(await repo.postings([10, 9, 8, 7], 3)));
+    // At most 3 rows per hash, chosen from the counts as recognition does: hash 8 (4 rows) goes, hash 7 (3) stays.
+    const capped = sorted(asRows(await repo.postings(await within([10, 9, 8, 7], null, 3))));
     expect(capped.map((r) => [r.hash, r.songId, r.offset])).toEqual([
       [7, "sa", 1],
       [7, "sa", 2],
       [7, "sa", 3],
       [9, "sa", 6],
     ]);
-    expect(asRows(await repo.postings([8], 3))).toEqual([]);
-    expect(asRows(await repo.postings([], 3))).toEqual([]);
+    expect(await within([8], null, 3)).toEqual([]);
+    // Rarest first within a budget of 4 rows: hash 9 (1 row) and hash 7 (3); hash 8's 4 more would not fit.
+    expect(await within([7, 8, 9, 10], 4, null)).toEqual([9, 7]);
+    expect(asRows(await repo.postings([]))).toEqual([]);
     // A song's own rows, whatever their hashes.
     expect(sorted(asRows(await repo.songRows(["sb", "sb"])))).toEqual([
       { hash: 8, songId: "sb", offset: 10 },
@@ -93,9 +100,7 @@ describeEachDialect("fingerprint lookups", (dialect) => {
     // Deleting a song removes its rows through the foreign key, and their counts with them.
     await db.deleteFrom("song").where("id", "=", "se").execute();
     expect(await counts()).toEqual({ 23: 1 });
-    // The per-hash cap reads the counts: hash 23 has 1 row.
-    expect(asRows(await repo.postings([23, 20], 1))).toEqual([{ hash: 23, songId: "sd", offset: 9 }]);
-    expect(asRows(await repo.postings([23], 0))).toEqual([]);
+    expect(asRows(await repo.postings([23, 20]))).toEqual([{ hash: 23, songId: "sd", offset: 9 }]);
   });
 
   it("looks hashes up in batches without losing any", async () => {
@@ -113,7 +118,7 @@ describeEachDialect("fingerprint lookups", (dialect) => {
         n,
       ),
     );
-    const rows = asRows(await repo.postings([...hashes], 500));
+    const rows = asRows(await repo.postings([...hashes]));
     expect(rows).toHaveLength(n);
     expect(new Set(rows.map((r) => r.hash)).size).toBe(n);
     expect(rows.every((r) => r.songId === "sc" && r.offset === r.hash - 100_000)).toBe(true);

@@ -37,24 +37,18 @@ export function createFingerprintsRepo(database: Database) {
     },
 
     /**
-     * Stored rows for the given hashes, leaving out hashes stored more than `maxPostings` times (such hashes say
-     * nothing about which song it is). Decision 021: one statement per batch, the rows read from the covering index
-     * on (hash, song_id, offset) without touching the table (migration 0011), returned as three JSON arrays (one
-     * aggregate pass, so in the same order). Decision 029: a hash's row count comes from `fingerprint_hash`, and the
-     * arrays stay text here, parsed on the audio pool's threads (`parsePostings`) where the matching runs.
+     * Every stored row of the given hashes (chosen from their counts, `hashCounts`). Decision 021: one statement per
+     * batch, the rows read from the covering index on (hash, song_id, offset) without touching the table (migration
+     * 0011), returned as three JSON arrays (one aggregate pass, so in the same order). Decision 029: the arrays stay
+     * text here, parsed on the audio pool's threads (`parsePostings`) where the matching runs.
      */
-    async postings(hashes: readonly number[], maxPostings: number | null): Promise<PostingsJson> {
+    async postings(hashes: readonly number[]): Promise<PostingsJson> {
       const out: PostingsJson = [];
       for (let i = 0; i < hashes.length; i += LOOKUP_BATCH) {
-        const batch = hashes.slice(i, i + LOOKUP_BATCH);
-        const kept =
-          maxPostings === null
-            ? sql`select h from q`
-            : sql`select c.hash from fingerprint_hash c where c.hash in (select h from q) and c.n <= ${maxPostings}`;
         const { rows } = await sql<JsonBatch>`
-          with q(h) as (values ${values(batch)})
+          with q(h) as (values ${values(hashes.slice(i, i + LOOKUP_BATCH))})
           select ${agg("f.hash")} as h, ${agg("f.song_id")} as s, ${agg('f."offset"')} as o
-          from fingerprint f where f.hash in (${kept})`.execute(db);
+          from fingerprint f where f.hash in (select h from q)`.execute(db);
         if (rows[0]) out.push(rows[0]);
       }
       return out;

@@ -91,6 +91,12 @@ export function createFingerprintsService(deps: {
     deps.pool ? deps.pool.recognition(task, { continued }) : Promise.resolve().then(() => runRecognitionTask(task));
   const parts = deps.pool?.size ?? 1;
 
+  /** The stored ones of `hashes` a query reads: rarest first within `budget` rows, by their counts (decision 029). */
+  async function rarest(hashes: readonly number[], budget: number | null): Promise<number[]> {
+    const counts = await repo.hashCounts(hashes);
+    return rarestWithin(counts.hashes, counts.counts, budget, preset.index.maxPostingsPerHash);
+  }
+
   /**
    * Second pass, when the plain one found nothing: search the clip's end under every warp of the grid, then verify
    * the best few songs against all their rows (decision 020). The ranking over warps runs in parts, one per thread
@@ -104,10 +110,7 @@ export function createFingerprintsService(deps: {
       { kind: "warp-query", samples: samples.slice(skipped), sampleRate, preset, dereverb: search.dereverb, grid },
       true,
     );
-    // The rarest of the search's hashes within the row budget (decision 029), by their stored counts.
-    const counts = await repo.hashCounts(q.distinct);
-    const read = rarestWithin(counts.hashes, counts.counts, search.rowBudget, preset.index.maxPostingsPerHash);
-    const postings = await repo.postings(read, null);
+    const postings = await repo.postings(await rarest(q.distinct, search.rowBudget));
     const searched = await Promise.all(
       splitParts(
         grid.map((_, k) => k),
@@ -167,7 +170,7 @@ export function createFingerprintsService(deps: {
     const t0 = performance.now();
     const fp = await compute({ kind: "fingerprint", samples, sampleRate, preset }, admitted);
     const t1 = performance.now();
-    const postings = await repo.postings(fp.distinct, preset.index.maxPostingsPerHash);
+    const postings = await repo.postings(await rarest(fp.distinct, preset.index.rowBudget));
     const t2 = performance.now();
     // A time-stretch (pitch kept) matches here; its tempo is read from the matched rows, with no more queries.
     const result = await compute(
