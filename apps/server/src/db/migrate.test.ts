@@ -6,6 +6,7 @@ import { describeEachDialect, useTestDatabase } from "../test/harness.js";
 import { migrateToLatest } from "./migrate.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
 import * as m0013 from "./migrations/0013_credit_count.js";
+import * as m0017 from "./migrations/0017_fingerprint_hash_counts.js";
 import type { DB } from "./schema.js";
 
 const TABLES = [
@@ -264,5 +265,41 @@ describeEachDialect("migrations", (dialect) => {
     await m0013.up(db as Kysely<unknown>);
     const row = await db.selectFrom("user").select("credit_count").where("id", "=", artist).executeTakeFirstOrThrow();
     expect(Number(row.credit_count)).toBe(1);
+  });
+
+  it("counts an existing catalogue's rows per hash, then keeps counting (migration 0017)", async () => {
+    const { db } = database;
+    const now = nowIso();
+    await m0017.down(db as Kysely<unknown>);
+    const song = newId();
+    await db
+      .insertInto("song")
+      .values({ id: song, title: "Mig 0017", title_key: "mig 0017", genre: "Pop", created_at: now, updated_at: now })
+      .execute();
+    const row = (hash: number, offset: number) => ({ hash, song_id: song, offset });
+    await db
+      .insertInto("fingerprint")
+      .values([row(70017, 1), row(70017, 2), row(70018, 3)])
+      .execute();
+    await m0017.up(db as Kysely<unknown>);
+    const counts = async () =>
+      (
+        await db
+          .selectFrom("fingerprint_hash")
+          .select(["hash", "n"])
+          .where("hash", "in", [70017, 70018])
+          .orderBy("hash")
+          .execute()
+      ).map((r) => [Number(r.hash), Number(r.n)]);
+    expect(await counts()).toEqual([
+      [70017, 2],
+      [70018, 1],
+    ]);
+    await db.insertInto("fingerprint").values(row(70018, 4)).execute();
+    await db.deleteFrom("fingerprint").where("hash", "=", 70017).where("offset", "=", 1).execute();
+    expect(await counts()).toEqual([
+      [70017, 1],
+      [70018, 2],
+    ]);
   });
 });
