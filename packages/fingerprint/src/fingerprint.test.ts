@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRESET, deriveParams, type FingerprintConfig, SPEC_PRESET } from "./config.js";
 import { computeSpectrogram, fingerprint, fingerprintQuery } from "./fingerprint.js";
-import { distinctHashValues, lookupFromRows, MemoryIndex, match } from "./match.js";
+import { distinctHashValues, lookupFromRows, MemoryIndex, match, rarestWithin } from "./match.js";
 import { addNoise, randomNotesTrack, seeded } from "./test-signals.js";
 
 const SR = 44100;
@@ -179,6 +179,54 @@ describe("match and MemoryIndex", () => {
     index.add("c", { count: 1, hashes: Int32Array.of(7), offsets: Int32Array.of(9) });
     expect(index.lookup(7)).toEqual([]);
     expect(index.stats()).toMatchObject({ songs: 3, postings: 2, prunedHashes: 1, prunedPostings: 4 });
+  });
+
+  it("reads stored hashes rarest first while their rows fit the budget, skipping those over the per-hash cap", () => {
+    const hashes = [10, 11, 12, 13, 14, 15];
+    const counts = [5, 0, 1, 700, 3, 3];
+    expect(rarestWithin(hashes, counts, null, null)).toEqual([12, 14, 15, 10, 13]);
+    expect(rarestWithin(hashes, counts, null, 500)).toEqual([12, 14, 15, 10]);
+    // 1 + 3 + 3 = 7 rows fit a budget of 8; hash 10's 5 more would not.
+    expect(rarestWithin(hashes, counts, 8, 500)).toEqual([12, 14, 15]);
+    expect(rarestWithin(hashes, counts, 0, 500)).toEqual([]);
+  });
+
+  it("matches in memory on the rarest hashes within the row budget, as the server's store reads them", () => {
+    // Song "a" lines up 12 hashes stored 3 times each (36 rows); song "b" 11 rare ones (1 row each).
+    const rows = (c: FingerprintConfig) => {
+      const index = new MemoryIndex(c);
+      index.add("a", {
+        count: 12,
+        hashes: Int32Array.from({ length: 12 }, (_, i) => 100 + i),
+        offsets: Int32Array.from({ length: 12 }, (_, i) => 50 + i),
+      });
+      for (const id of ["x", "y"])
+        index.add(id, {
+          count: 12,
+          hashes: Int32Array.from({ length: 12 }, (_, i) => 100 + i),
+          offsets: Int32Array.from({ length: 12 }, (_, i) => 900 + 37 * i),
+        });
+      index.add("b", {
+        count: 11,
+        hashes: Int32Array.from({ length: 11 }, (_, i) => 200 + i),
+        offsets: Int32Array.from({ length: 11 }, (_, i) => 70 + i),
+      });
+      return index;
+    };
+    const query = {
+      count: 23,
+      hashes: Int32Array.from([
+        ...Array.from({ length: 12 }, (_, i) => 100 + i),
+        ...Array.from({ length: 11 }, (_, i) => 200 + i),
+      ]),
+      offsets: Int32Array.from({ length: 23 }, (_, i) => (i < 12 ? i : i - 12)),
+    };
+    const unbounded = rows({ ...DEFAULT_PRESET, index: { maxPostingsPerHash: null, rowBudget: null } }).match(query);
+    expect(unbounded.candidates[0]?.songId).toBe("a");
+    // 20 rows: the 11 rare hashes (11 rows) and 3 of the common ones (9): "a" falls to 3 aligned.
+    const budgeted = rows({ ...DEFAULT_PRESET, index: { maxPostingsPerHash: null, rowBudget: 20 } }).match(query);
+    expect(budgeted.candidates[0]).toMatchObject({ songId: "b", aligned: 11 });
+    expect(budgeted.candidates.find((c) => c.songId === "a")?.aligned).toBe(3);
   });
 
   it("ranks only the best maxCandidates songs, the same ones ranking every song gives", () => {

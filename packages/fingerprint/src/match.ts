@@ -268,6 +268,46 @@ export function decide(
   return { candidates, match: ok ? best : null };
 }
 
+/**
+ * The hashes a query reads (decision 029): those stored (count > 0) and at most `maxPerHash` times, rarest first,
+ * while their rows add up to at most `budget` (null: no budget). `counts[i]` is `hashes[i]`'s row count.
+ */
+export function rarestWithin(
+  hashes: readonly number[],
+  counts: readonly number[],
+  budget: number | null,
+  maxPerHash: number | null,
+): number[] {
+  const order = hashes
+    .map((_, i) => i)
+    .filter((i) => (counts[i] as number) > 0 && (maxPerHash === null || (counts[i] as number) <= maxPerHash))
+    .sort((a, b) => (counts[a] as number) - (counts[b] as number) || (hashes[a] as number) - (hashes[b] as number));
+  const out: number[] = [];
+  let rows = 0;
+  for (const i of order) {
+    rows += counts[i] as number;
+    if (budget !== null && rows > budget) break;
+    out.push(hashes[i] as number);
+  }
+  return out;
+}
+
+/** An in-memory `lookup` that answers only the hashes `rarestWithin` reads of `hashes`, as a database store does. */
+export function rarestLookup(
+  lookup: Lookup,
+  hashes: readonly number[],
+  budget: number | null,
+  maxPerHash: number | null,
+): Lookup {
+  if (budget === null && maxPerHash === null) return lookup;
+  // Each hash's rows are looked up once: counted here, and kept for the matcher.
+  const found = new Map(hashes.map((h) => [h, lookup(h)] as const));
+  const counts = hashes.map((h) => (found.get(h) as readonly Posting[]).length);
+  const read = new Set(rarestWithin(hashes, counts, budget, maxPerHash));
+  const none: Posting[] = [];
+  return (hash) => (read.has(hash) ? (found.get(hash) ?? lookup(hash)) : none);
+}
+
 /** Stored rows as three parallel columns, e.g. as a database returns them in arrays. */
 export type PostingColumns = { hashes: ArrayLike<number>; songIds: ArrayLike<string>; offsets: ArrayLike<number> };
 
@@ -426,9 +466,11 @@ export class MemoryIndex {
     return out;
   }
 
-  /** Match a query against everything stored. */
+  /** Match a query against everything stored, reading its rarest hashes within the config's row budget. */
   match(query: Hashes): MatchResult {
-    return match(query, this.lookup, this.config);
+    const { rowBudget, maxPostingsPerHash } = this.config.index;
+    const lookup = rarestLookup(this.lookup, distinctHashValues(query), rowBudget, maxPostingsPerHash);
+    return match(query, lookup, this.config);
   }
 
   /** Sizes of the index after pruning. */

@@ -13,7 +13,6 @@ import {
   mergeRanked,
   prepareWarpQuery,
   rankWarps,
-  rarestWithin,
   refineAround,
   semitones,
   splitParts,
@@ -255,17 +254,5 @@ describe("warped candidates", () => {
         expect(summary(mergeRanked(parts).slice(0, k)), `${n} parts, top ${k}`).toEqual(summary(every.slice(0, k)));
       }
     }
-  });
-});
-
-describe("rarest hashes within a row budget", () => {
-  it("reads stored hashes rarest first while their rows fit, skipping those over the per-hash cap", () => {
-    const hashes = [10, 11, 12, 13, 14, 15];
-    const counts = [5, 0, 1, 700, 3, 3];
-    expect(rarestWithin(hashes, counts, null, null)).toEqual([12, 14, 15, 10, 13]);
-    expect(rarestWithin(hashes, counts, null, 500)).toEqual([12, 14, 15, 10]);
-    // 1 + 3 + 3 = 7 rows fit a budget of 8; hash 10's 5 more would not.
-    expect(rarestWithin(hashes, counts, 8, 500)).toEqual([12, 14, 15]);
-    expect(rarestWithin(hashes, counts, 0, 500)).toEqual([]);
   });
 });

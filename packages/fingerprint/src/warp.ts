@@ -2,7 +2,7 @@ import { DEFAULT_PRESET, type DerivedParams, deriveParams, type FingerprintConfi
 import { type Dereverb, type Spectrogram, stft, suppressLateReverb } from "./dsp.js";
 import { toAnalysisRate } from "./fingerprint.js";
 import type { Hashes } from "./hashes.js";
-import { type Candidate, decide, type Lookup, lookupFromRows, match, type Posting } from "./match.js";
+import { type Candidate, decide, type Lookup, lookupFromRows, match, rarestLookup } from "./match.js";
 import { type Peaks, pickPeaks } from "./peaks.js";
 
 /**
@@ -233,30 +233,6 @@ export function prepareWarpQuery(
   return { shifts, extra, extraInSearch: !!dereverb?.inSearch, derived: deriveParams(config), config };
 }
 
-/**
- * The hashes a warped search reads (decision 029): those stored (count > 0) and at most `maxPerHash` times, rarest
- * first, while their rows add up to at most `budget` (null: no budget). `counts[i]` is `hashes[i]`'s row count.
- */
-export function rarestWithin(
-  hashes: readonly number[],
-  counts: readonly number[],
-  budget: number | null,
-  maxPerHash: number | null,
-): number[] {
-  const order = hashes
-    .map((_, i) => i)
-    .filter((i) => (counts[i] as number) > 0 && (maxPerHash === null || (counts[i] as number) <= maxPerHash))
-    .sort((a, b) => (counts[a] as number) - (counts[b] as number) || (hashes[a] as number) - (hashes[b] as number));
-  const out: number[] = [];
-  let rows = 0;
-  for (const i of order) {
-    rows += counts[i] as number;
-    if (budget !== null && rows > budget) break;
-    out.push(hashes[i] as number);
-  }
-  return out;
-}
-
 /** Merge hash lists, dropping repeated (hash, offset) pairs. */
 function mergeHashes(parts: readonly Hashes[]): Hashes {
   if (parts.length === 1) return parts[0] as Hashes;
@@ -482,12 +458,7 @@ export function matchWarped(
 ): WarpedMatchResult {
   const grid = warpGrid(search);
   const searched = searchHashes(query, grid);
-  const counts = searched.distinct.map((h) => index.lookup(h).length);
-  const read = new Set(
-    rarestWithin(searched.distinct, counts, search.rowBudget, query.config.index.maxPostingsPerHash),
-  );
-  const none: Posting[] = [];
-  const lookup: Lookup = (h) => (read.has(h) ? index.lookup(h) : none);
+  const lookup = rarestLookup(index.lookup, searched.distinct, search.rowBudget, query.config.index.maxPostingsPerHash);
   const candidates = warpCandidates(query, grid, lookup, searched.warps, search);
   return verifyCandidates(query, candidates, index.songRows(candidates.map((c) => c.songId)), search);
 }

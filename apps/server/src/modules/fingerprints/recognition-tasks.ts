@@ -3,6 +3,7 @@
 // the event loop. Without a pool (scripts), the same functions run in-process.
 import {
   type Candidate,
+  distinctHashValues,
   estimateTempo,
   type FingerprintConfig,
   fingerprintQuery,
@@ -82,7 +83,7 @@ function run(task: RecognitionTask): Results[RecognitionTask["kind"]] {
   switch (task.kind) {
     case "fingerprint": {
       const fp = fingerprintQuery(task.samples, task.sampleRate, task.preset);
-      return { hashes: fp.hashes, distinct: [...new Set(fp.hashes.hashes.subarray(0, fp.hashes.count))] };
+      return { hashes: fp.hashes, distinct: distinctHashValues(fp.hashes) };
     }
     case "match": {
       const columns = parsePostings(task.postings);

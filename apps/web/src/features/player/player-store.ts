@@ -373,23 +373,20 @@ export function playSongAt(song: QueueItem, seconds: number, list?: () => QueueI
   void loadCurrent(true, seconds);
 }
 
-/** Queue a song right after the current one. */
-export function playNext(item: QueueItem): void {
+/** Queue a song with `place` (after the current one, or at the end); into an empty queue it loads, paused. */
+function enqueue(item: QueueItem, place: typeof insertNext | typeof append): void {
   act();
   const wasEmpty = state.queue.items.length === 0;
-  set({ queue: insertNext(state.queue, item) });
+  set({ queue: place(state.queue, item) });
   save(true);
   if (wasEmpty) void loadCurrent(false);
 }
 
+/** Queue a song right after the current one. */
+export const playNext = (item: QueueItem): void => enqueue(item, insertNext);
+
 /** Queue a song at the end. */
-export function addToQueue(item: QueueItem): void {
-  act();
-  const wasEmpty = state.queue.items.length === 0;
-  set({ queue: append(state.queue, item) });
-  save(true);
-  if (wasEmpty) void loadCurrent(false);
-}
+export const addToQueue = (item: QueueItem): void => enqueue(item, append);
 
 /** The next song in the queue. */
 export function next(): void {
