@@ -29,6 +29,7 @@ import { createPublicCache, etagOf, invalidateFor } from "./lib/public-cache.js"
 import { createRateLimiter } from "./lib/rate-limit.js";
 import { securityHeaders } from "./lib/security-headers.js";
 import { compileSerializer } from "./lib/serializer.js";
+import { sheetFetchPolicy } from "./lib/sheet-fetch.js";
 import { createStorage } from "./lib/storage.js";
 import { adminRoutes } from "./modules/admin/admin.routes.js";
 import { createAdminService } from "./modules/admin/admin.service.js";
@@ -40,6 +41,9 @@ import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
 import { createSessionReader } from "./modules/auth/session-reader.js";
 import { createViewerResolver } from "./modules/auth/viewer.js";
+import { createChangelogRepo } from "./modules/changelog/changelog.repo.js";
+import { changelogRoutes } from "./modules/changelog/changelog.routes.js";
+import { createChangelogService } from "./modules/changelog/changelog.service.js";
 import { coversRoutes } from "./modules/covers/covers.routes.js";
 import { editSuggestionsRoutes } from "./modules/edit-suggestions/edit-suggestions.routes.js";
 import { createEditSuggestionsService } from "./modules/edit-suggestions/edit-suggestions.service.js";
@@ -49,6 +53,7 @@ import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo
 import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
 import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { createBatchApplier } from "./modules/imports/batch-apply.js";
 import { createImportsRepo } from "./modules/imports/imports.repo.js";
 import { importsRoutes } from "./modules/imports/imports.routes.js";
 import { createImportsService } from "./modules/imports/imports.service.js";
@@ -76,6 +81,9 @@ import { createSongsService } from "./modules/songs/songs.service.js";
 import { isPublic, maySee } from "./modules/songs/visibility.js";
 import { soundcloudRoutes } from "./modules/soundcloud/soundcloud.routes.js";
 import { createSoundcloudService } from "./modules/soundcloud/soundcloud.service.js";
+import { createSyncRepo, SYNC_JOB } from "./modules/tracker-sync/sync.repo.js";
+import { trackerSyncRoutes } from "./modules/tracker-sync/sync.routes.js";
+import { createTrackerSyncService, type TrackerSyncService } from "./modules/tracker-sync/sync.service.js";
 import { createTrustService } from "./modules/trust/trust.service.js";
 import { createUsersRepo } from "./modules/users/users.repo.js";
 import { usersRoutes } from "./modules/users/users.routes.js";
@@ -113,6 +121,8 @@ declare module "fastify" {
     warmSearch: () => Promise<void>;
     /** Songs written outside the services (tests, maintenance scripts): the search index reads them again. */
     songsWritten: (ids: string[]) => Promise<void>;
+    /** Trackers linked to sheets (issue 37): tests run the scheduler's tick and drain the jobs it queues. */
+    trackerSync: TrackerSyncService;
     /** Every route registered, as method and URL pattern (the permission matrix checks it covers them all). */
     routeList: () => readonly { method: string; url: string }[];
   }
@@ -124,6 +134,8 @@ const SERVER_RENDERED = new Set<PageRoute>(["home", "about", "landing"]);
 /** How long a visitor's answer may be served from memory when no event has cleared it. */
 const PUBLIC_CACHE_TTL_MS = 10_000;
 
+/** How often linked tracker sheets are checked for a due sync (each link has its own interval, 5 minutes at least). */
+const SYNC_TICK_MS = 30 * 1000;
 /** How often likes and plays older than a week are taken off trending. */
 const TRENDING_REFRESH_MS = 10 * 60 * 1000;
 /** How often votes are recounted for members who became eligible, and contested songs settled (decision 014). */
@@ -324,7 +336,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? {}
       : { warpSearch: { ...DEFAULT_WARP_SEARCH, rowBudget: config.audio.warpRowBudget } }),
   });
+  const changelog = createChangelogService({
+    database,
+    repo: createChangelogRepo(database),
+    notifier,
+    publicUrl: config.publicUrl,
+  });
   const songsService = createSongsService({
+    changelog,
     database,
     songs: createSongsRepo(database),
     storage,
@@ -420,16 +439,42 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
   fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config, decode: audioPool.decode });
-  importsRoutes(app, {
-    imports: createImportsService({
+  // Trackers as the community keeps them (issue 37): imports and syncs of linked sheets share the batches, and
+  // every change they make (and uploads and edits) goes to the artist's changelog.
+  changelogRoutes(app, { changelog, viewers });
+  const importsRepo = createImportsRepo(database);
+  const songsRepo = createSongsRepo(database);
+  const imports = createImportsService({
+    database,
+    repo: importsRepo,
+    applier: createBatchApplier({
       database,
-      repo: createImportsRepo(database),
-      songs: createSongsRepo(database),
+      repo: importsRepo,
+      songs: songsRepo,
+      changelog,
+      notifier,
       bus,
       log: app.log,
     }),
-    viewers,
+    readSheet: (bytes, fileName) => audioPool.readSheet(bytes, fileName),
+    bus,
+    log: app.log,
   });
+  importsRoutes(app, { imports, viewers });
+  const trackerSync = createTrackerSyncService({
+    database,
+    repo: createSyncRepo(database),
+    importsRepo,
+    imports,
+    songs: songsRepo,
+    jobs,
+    fetchPolicy: sheetFetchPolicy(config),
+    readSheet: (bytes, fileName) => audioPool.readSheet(bytes, fileName),
+    log: app.log,
+  });
+  jobs.register(SYNC_JOB, async (payload) => trackerSync.run(String(payload.linkId)));
+  app.decorate("trackerSync", trackerSync);
+  trackerSyncRoutes(app, { sync: trackerSync, viewers });
   openDataRoutes(app, {
     openData: createOpenDataService({ repo: createOpenDataRepo(database), publicUrl: config.publicUrl }),
     config,
@@ -457,6 +502,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     };
     const trendingTimer = setInterval(refresh, TRENDING_REFRESH_MS);
     trendingTimer.unref();
+    // Linked tracker sheets due for a sync are queued (each once, whatever the instances; decision 030).
+    const syncTimer = setInterval(() => {
+      trackerSync.tick().catch((err) => app.log.error({ err }, "tracker sync scheduling failed"));
+    }, SYNC_TICK_MS);
+    syncTimer.unref();
     app.addHook("onReady", async () => refresh());
     // Votes of members who have become eligible start counting; contested songs past their open period settle.
     const sweep = () => {

@@ -2,8 +2,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PLAY_LIMITS, PUBLIC_API_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import {
+  IMPORT_LIMITS,
+  PLAY_LIMITS,
+  PUBLIC_API_LIMITS,
+  REPORTS_PER_MINUTE,
+  SUGGESTIONS_PER_MINUTE,
+} from "@unheard/shared";
 import { z } from "zod";
+import { isNetwork } from "./lib/sheet-fetch.js";
 
 const bool = (fallback: boolean) =>
   z
@@ -65,6 +72,19 @@ const envSchema = z.object({
   PLAY_REPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.reportsPerMinute),
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(0).default(8),
+  SHEET_FETCH_ALLOW_HTTP: bool(false),
+  SHEET_FETCH_ALLOW_NETWORKS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .refine((nets) => nets.every(isNetwork), "must be comma-separated networks such as 10.0.0.0/8 or fd00::/8"),
+  SHEET_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  SHEET_FETCH_MAX_MB: z.coerce.number().positive().max(1024).default(IMPORT_LIMITS.maxMb),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, '.', '-')")
@@ -153,6 +173,17 @@ export type Config = {
   playLimits: { startsPerMinute: number; reportsPerMinute: number };
   /** Live event streams open at once on one instance, per client address and per member; 0 = no limit. */
   eventStreams: { perAddress: number; perUser: number };
+  /** Issue 37: fetching linked tracker sheets (lib/sheet-fetch.ts). */
+  sheetFetch: {
+    /** Follow http:// links too; https only by default. */
+    allowHttp: boolean;
+    /** Networks (CIDR) fetched from although private or loopback; for tests and private deployments. */
+    allowNetworks: string[];
+    /** A whole fetch (every redirect, the headers and the body) ends within this long. */
+    timeoutMs: number;
+    /** The largest sheet read; a longer one is cut off and refused. */
+    maxMb: number;
+  };
   /** S3-compatible object storage for audio; undefined = local files in $DATA_DIR/audio. */
   s3: S3Config | undefined;
 };
@@ -230,6 +261,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportRateLimit: e.EXPORT_RATE_LIMIT,
     playLimits: { startsPerMinute: e.PLAY_STARTS_PER_MINUTE, reportsPerMinute: e.PLAY_REPORTS_PER_MINUTE },
     eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
+    sheetFetch: {
+      allowHttp: e.SHEET_FETCH_ALLOW_HTTP,
+      allowNetworks: e.SHEET_FETCH_ALLOW_NETWORKS,
+      timeoutMs: e.SHEET_FETCH_TIMEOUT_MS,
+      maxMb: e.SHEET_FETCH_MAX_MB,
+    },
     s3: s3Config(e, env),
   };
 }

@@ -8,7 +8,8 @@ const valuesOf = <V extends string>(labels: Readonly<Record<V, string>>) => Obje
 const CHOICE_LABELS = {
   /**
    * How much of a leaked song circulates, from least to most (issue 27 added the values community trackers use:
-   * a song only rumoured or confirmed to exist, its beat alone, a full song with tags over it).
+   * a song only rumoured or confirmed to exist, its beat alone, a full song with tags over it; issue 37: a stem
+   * bounce, the song mixed down again from its session's stems).
    */
   availability: {
     rumored: "Rumored",
@@ -18,6 +19,7 @@ const CHOICE_LABELS = {
     beat_only: "Beat only",
     tagged: "Tagged",
     full: "Full",
+    stem_bounce: "Stem bounce",
     og_file: "OG file",
   },
   /** The quality of the best circulating copy ("Not available": nothing of it circulates). */
@@ -71,6 +73,11 @@ export const DEFAULT_TAG_LEGEND: Readonly<Record<string, SongTag>> = {
   "🗑️": "worst",
   "🗑": "worst",
   "🚮": "worst",
+  // Issue 37: trackers mark their most wanted songs with a gold medal (the Ye tracker's legend: "🥇 Wanted"), and
+  // the other medals with it.
+  "🥇": "wanted",
+  "🥈": "wanted",
+  "🥉": "wanted",
 };
 export type Availability = (typeof AVAILABILITIES)[number];
 export type Quality = (typeof QUALITIES)[number];
@@ -87,6 +94,10 @@ export const LEAK_LIMITS = {
   versionLabel: 30,
   /** Longest track length, in seconds (a whole session tape is hours, not days). */
   trackLengthSec: 24 * 3600,
+  /** Most links kept per song (a tracker's Link(s) cell lists a few mirrors, not a catalogue). */
+  links: 10,
+  /** Longest link, in characters. */
+  link: 500,
 } as const;
 
 /** Names NFKC-normalised and trimmed, blank ones dropped, duplicates (case-insensitive) removed. */
@@ -129,6 +140,7 @@ export function formatTrackLength(sec: number): string {
 /** Issue 27: how much of each availability, with "unknown" for songs that say nothing, most circulating first. */
 export const TRACKER_AVAILABILITY_ORDER = [
   "og_file",
+  "stem_bounce",
   "full",
   "tagged",
   "beat_only",

@@ -89,9 +89,12 @@ export const MESSAGES = {
   invalidTrackLength: "Please enter the track length as minutes:seconds (e.g. 3:45)",
   invalidFileDate: "Please enter a valid file date",
   futureFileDate: "The file date cannot be in the future",
+  // Trackers as the community keeps them (issue 37)
+  invalidLeakLink: "Links must be web addresses starting with https:// or http://",
+  tooManyLinks: "List at most 10 links",
   eraNameRequired: "Please enter the era's name",
   eraDescriptionTooLong: "The era's description must be at most 2000 characters",
-  invalidEraDate: "Please enter the era's dates as YYYY-MM or YYYY-MM-DD",
+  invalidEraDate: "Please enter the era's dates as YYYY, YYYY-MM or YYYY-MM-DD",
   eraDatesOrder: "The era cannot end before it starts",
   eraSaved: "Era saved",
   invalidVersionKind: "Please choose what kind of version this is",

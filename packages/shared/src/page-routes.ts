@@ -14,6 +14,7 @@ export const PAGE_ROUTES = {
   profile: "profile",
   song: "song/:id",
   artist: "artists/:artistId",
+  changes: "changes",
   waitlist: "waitlist",
   favorites: "favorites",
   pending: "pending",

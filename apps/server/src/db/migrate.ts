@@ -16,6 +16,7 @@ import * as m0014 from "./migrations/0014_vote_and_trust_indexes.js";
 import * as m0015 from "./migrations/0015_tracker_details.js";
 import * as m0016 from "./migrations/0016_play_counts.js";
 import * as m0017 from "./migrations/0017_fingerprint_hash_counts.js";
+import * as m0018 from "./migrations/0018_tracker_sync.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "0015_tracker_details": m0015,
   "0016_play_counts": m0016,
   "0017_fingerprint_hash_counts": m0017,
+  "0018_tracker_sync": m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

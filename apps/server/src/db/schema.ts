@@ -151,6 +151,10 @@ export type SongTable = {
   version_kind: string | null;
   /** The import batch that created the song. */
   import_batch_id: string | null;
+  /** Where the leak can be found: JSON array of http(s) addresses (issue 37). */
+  links: string | null;
+  /** When the artist's linked tracker sheet stopped listing the song (issue 37). */
+  tracker_removed_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -240,6 +244,62 @@ export type ImportBatchTable = {
   finished_at: NullableTimestamp;
   undone_at: NullableTimestamp;
   undone_by: string | null;
+  /** file | sync (issue 37). */
+  source: ColumnType<string, string | undefined, string>;
+  link_id: string | null;
+  /** A sync waiting for approval: the fetched sheet and how it was read (JSON). */
+  plan: string | null;
+  hold_reason: string | null;
+  approved_by: string | null;
+  removed_count: ColumnType<number, number | undefined, number>;
+  renamed_count: ColumnType<number, number | undefined, number>;
+};
+/** What a batch did to an era (created, or updated with its previous values), for its undo. */
+export type ImportEraChangeTable = { batch_id: string; era_id: string; action: string; previous: string | null };
+/** An artist's tracker linked to a published sheet (issue 37, decision 030). */
+export type TrackerLinkTable = {
+  id: string;
+  artist_id: string;
+  source_url: string;
+  url: string;
+  interval_minutes: number;
+  as_verified: Bool;
+  options: string;
+  status: string;
+  approved_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  etag: string | null;
+  last_modified: string | null;
+  content_sha256: string | null;
+  last_checked_at: NullableTimestamp;
+  last_changed_at: NullableTimestamp;
+  last_error: string | null;
+  last_error_at: NullableTimestamp;
+  failures: ColumnType<number, number | undefined, number>;
+  next_sync_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+};
+/** A sheet row's identity within a link, the song it is and its content's hash. */
+export type TrackerLinkRowTable = {
+  link_id: string;
+  row_key: string;
+  song_id: string;
+  content_hash: string | null;
+  rest_hash: string | null;
+  removed: Bool;
+};
+/** One line of an artist's changelog. */
+export type ArtistChangeTable = {
+  id: string;
+  artist_id: string;
+  song_id: string | null;
+  kind: string;
+  summary: string;
+  source: string;
+  batch_id: string | null;
+  created_at: Timestamp;
 };
 export type ImportChangeTable = { batch_id: string; song_id: string; action: string; previous: string | null };
 export type ImportMappingTable = {
@@ -311,6 +371,8 @@ export type EraTable = {
   cover_url: string | null;
   starts_on: string | null;
   ends_on: string | null;
+  /** The era's counts as its sheet states them: JSON [{count, label}] (issue 37). */
+  sheet_counts: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -325,6 +387,10 @@ export type DB = {
   song: SongTable;
   import_batch: ImportBatchTable;
   import_change: ImportChangeTable;
+  import_era_change: ImportEraChangeTable;
+  tracker_link: TrackerLinkTable;
+  tracker_link_row: TrackerLinkRowTable;
+  artist_change: ArtistChangeTable;
   import_mapping: ImportMappingTable;
   song_artist: SongArtistTable;
   song_fts: SongFtsTable;

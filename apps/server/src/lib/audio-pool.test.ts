@@ -4,9 +4,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { audioTooLongMessage, MESSAGES } from "@unheard/shared";
+import * as XLSX from "@e965/xlsx";
+import { audioTooLongMessage, IMPORT_MESSAGES, MESSAGES } from "@unheard/shared";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors.js";
+import { SheetError } from "../modules/imports/csv.js";
 import { flacBomb } from "../test/audio-bomb.js";
 import { dataFiles, member, multipart, upload, useMembers, wavFile } from "../test/fixtures.js";
 import { describeEachDialect, useTestApp } from "../test/harness.js";
@@ -149,6 +151,63 @@ describe("audio pool (issue 24)", () => {
       expect(pool.load()).toEqual({ running: 0, waiting: 0 });
       const quick = await pool.decode(write("quick.wav", wavFile(1, "quick")), wav);
       expect(quick.durationSec).toBeCloseTo(1, 1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe("sheet files read on the audio pool (issue 37)", () => {
+  /** An .xlsx of `rows` songs under a header. */
+  const workbook = (rows: number) => {
+    const wb = XLSX.utils.book_new();
+    const aoa = [["Name", "Leak Date"], ...Array.from({ length: rows }, (_, i) => [`Song ${i}`, "2019-09-30"])];
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(aoa), "Unreleased");
+    return new Uint8Array(XLSX.write(wb, { type: "array", bookType: "xlsx" }) as ArrayBuffer);
+  };
+
+  it("reads a workbook on a thread, and a bad file's SheetError arrives with its message", async () => {
+    const pool = createAudioPool({ workers: 1, queue: 2, jobMs: 60_000, maxSeconds: 600 });
+    try {
+      const file = await pool.readSheet(workbook(3), "tracker.xlsx");
+      expect(file.format).toBe("xlsx");
+      expect(file.tabs.map((t) => t.name)).toEqual(["Unreleased"]);
+      expect(file.tabs[0]?.rows).toEqual([
+        ["Name", "Leak Date"],
+        ["Song 0", "2019-09-30"],
+        ["Song 1", "2019-09-30"],
+        ["Song 2", "2019-09-30"],
+      ]);
+      const bad = new Uint8Array(64).fill(9);
+      bad.set([0x50, 0x4b]);
+      const err = await pool.readSheet(bad, "bad.xlsx").catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SheetError);
+      expect((err as SheetError).message).toBe(IMPORT_MESSAGES.workbookUnreadable);
+      // CSV too, with csv.ts's refusals.
+      const csv = await pool.readSheet(new TextEncoder().encode("Name\nSong"), "t.csv");
+      expect(csv.tabs[0]?.rows).toEqual([["Name"], ["Song"]]);
+      const empty = await pool.readSheet(new Uint8Array(), "t.csv").catch((e: unknown) => e);
+      expect(empty).toBeInstanceOf(SheetError);
+      expect((empty as SheetError).message).toBe(IMPORT_MESSAGES.fileEmpty);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("refuses a workbook a thread can't read within its time as a SheetError, and answers busy like an upload", async () => {
+    const pool = createAudioPool({ workers: 1, queue: 0, jobMs: 100, maxSeconds: 600 });
+    try {
+      // 20,000 rows take about a second to read here: past the bound.
+      const big = workbook(20_000);
+      const first = pool.readSheet(big, "big.xlsx").catch((e: unknown) => e);
+      const busy = await pool.readSheet(big, "again.xlsx").catch((e: unknown) => e);
+      expect(busy).toBeInstanceOf(AppError);
+      expect((busy as AppError).status).toBe(503);
+      expect((busy as AppError).headers?.["retry-after"]).toMatch(/^\d+$/);
+      const err = await first;
+      expect(err).toBeInstanceOf(SheetError);
+      expect((err as SheetError).message).toBe(IMPORT_MESSAGES.workbookTooComplex);
+      expect(pool.load()).toEqual({ running: 0, waiting: 0 });
     } finally {
       await pool.close();
     }

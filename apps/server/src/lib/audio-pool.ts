@@ -1,12 +1,15 @@
 // Audio work off the event loop, within budgets (issue 24): decoding, measuring and fingerprinting run on a few
-// worker threads. Uploads and recognitions wait in a bounded queue (past it: 503 with Retry-After); the index job's
-// work waits without bound behind them (its job runner is one job at a time already). Each job has a time bound
-// and each thread a heap bound: a job past either has its thread stopped and replaced, and the file is refused.
+// worker threads, and so does reading a tracker's sheet file (issue 37). Uploads, recognitions and sheets wait in a
+// bounded queue (past it: 503 with Retry-After); the index job's work waits without bound behind them (its job
+// runner is one job at a time already). Each job has a time bound and each thread a heap bound: a job past either
+// has its thread stopped and replaced, and the file is refused.
 import { Worker } from "node:worker_threads";
 import type { FingerprintConfig, Hashes } from "@unheard/fingerprint";
-import { MESSAGES } from "@unheard/shared";
+import { IMPORT_MESSAGES, MESSAGES } from "@unheard/shared";
 import { AppError } from "../errors.js";
 import type { RecognitionResult, RecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
+import { SheetError } from "../modules/imports/csv.js";
+import type { SheetFile } from "../modules/imports/sheet-read.js";
 import type { AudioAnalysis, AudioFormat, DecodedAudio } from "./audio.js";
 import { AudioDecodeError } from "./audio-errors.js";
 import type { AudioTask, AudioTaskMessage, AudioTaskReply } from "./audio-pool-worker.js";
@@ -46,6 +49,11 @@ export type AudioPool = {
     step: T,
     opts?: { continued?: boolean },
   ): Promise<RecognitionResult<T["kind"]>>;
+  /**
+   * Read a tracker's sheet file (workbook or CSV) into tabs (an upload: refused as busy like `decode`). A file that
+   * can't be read, or that a thread could not read within its time and memory, fails with a SheetError.
+   */
+  readSheet(bytes: Uint8Array, fileName: string): Promise<SheetFile>;
   /** Threads at most: how many parts a step worth splitting is cut into. */
   readonly size: number;
   /** Jobs running and waiting now. */
@@ -119,7 +127,11 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
       if (reply.ok) settle(slot, { value: reply.value });
       else
         settle(slot, {
-          error: reply.reason ? new AudioDecodeError(reply.reason, reply.maxSeconds) : new Error(reply.message),
+          error: reply.reason
+            ? new AudioDecodeError(reply.reason, reply.maxSeconds)
+            : reply.sheet
+              ? new SheetError(reply.message)
+              : new Error(reply.message),
         });
       dispatch();
     });
@@ -189,6 +201,13 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
     fingerprint: (file, format, preset) =>
       submit({ kind: "fingerprint", file, format, preset, maxSeconds: opts.maxSeconds }, true),
     recognition: (step, o = {}) => submit({ kind: "recognition", step }, false, o.continued ?? false),
+    readSheet: (bytes, fileName) =>
+      submit<SheetFile>({ kind: "sheet", bytes, fileName }, false).catch((err: unknown) => {
+        // A thread stopped past its time or heap: the workbook, not the server, is the problem.
+        if (err instanceof AudioDecodeError && err.reason === "too_costly")
+          throw new SheetError(IMPORT_MESSAGES.workbookTooComplex);
+        throw err;
+      }),
     size: opts.workers,
     load: () => ({ running: slots.filter((s) => s.job).length, waiting: waiting.length }),
     async close() {

@@ -24,7 +24,14 @@ export type AuditAction =
   | "artist.verified"
   | "artist.unverified"
   | "import.run"
-  | "import.undone";
+  | "import.undone"
+  // Trackers linked to sheets (issue 37): a sync's batch, its approval or rejection, and the links themselves.
+  | "import.synced"
+  | "import.approved"
+  | "import.rejected"
+  | "tracker.linked"
+  | "tracker.changed"
+  | "tracker.unlinked";
 
 /** What kind of record each action's target id names. */
 const TARGET_TYPE = {
@@ -35,6 +42,7 @@ const TARGET_TYPE = {
   user: "user",
   artist: "user",
   import: "import_batch",
+  tracker: "tracker_link",
 } as const satisfies Record<string, string>;
 
 /** Write one audit row, inside the caller's transaction so it commits with the action. */

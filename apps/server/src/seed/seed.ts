@@ -27,7 +27,7 @@ import { type AudioStorage, createStorage } from "../lib/storage.js";
 import { nameKey } from "../lib/text.js";
 import { currentValues, insertSuggestionUnchecked } from "../modules/edit-suggestions/edit-suggestions.repo.js";
 import { INDEX_JOB } from "../modules/fingerprints/fingerprints.service.js";
-import { NO_AUDIO_COLUMNS } from "../modules/imports/imports.service.js";
+import { NO_AUDIO_COLUMNS } from "../modules/imports/batch-apply.js";
 import { leakColumns } from "../modules/songs/leak-details.js";
 import { createSongsRepo } from "../modules/songs/songs.repo.js";
 import { buildCatalogue, type Catalogue, type CatalogueSong, DEMO_SONG_TOTAL } from "./catalogue.js";
@@ -675,6 +675,7 @@ async function seedModeration(
       availability: current.availability,
       quality: current.quality,
       notes: current.notes,
+      links: current.links,
     };
     const id = await insertSuggestionUnchecked(trx, by, songId, fields, s.reason);
     const submitted = now - (1 + r() * 10) * DAY;

@@ -286,6 +286,8 @@ export const ABUSE_MATRIX: AbuseCase[] = [
       "user",
       "job",
       "notification",
+      // An upload is a line of its artist's changelog (issue 37).
+      "artist_change",
     ],
     async prepare(kit) {
       const uploader = await kit.member();

@@ -137,6 +137,8 @@ const HIDDEN_WRITE: Statuses = [401, 403, 404, 404, 200, 200, 404];
 const OWNER_OR_ADMINS: Statuses = [401, 403, 403, 403, 200, 200, 200];
 /** Admins holding canBulkImport (the matrix's admin holds every permission). */
 const IMPORTERS: Statuses = [401, 403, 403, 403, 200, 200, 403];
+/** Importers' calls on a record that does not exist: 404 once past the permission check. */
+const IMPORTERS_NOT_FOUND: Statuses = [401, 403, 403, 403, 404, 404, 403];
 
 type Build = MatrixCase["request"];
 
@@ -343,6 +345,13 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   row("GET", "/api/artists/:id/songs", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/songs` })),
   row("GET", "/api/artists/:id/tracker", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/tracker` })),
   row("GET", "/api/artists/:id/tracker.csv", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/tracker.csv` })),
+  // changelogs (issue 37): everyone reads them (each line only of songs the reader may see), and their feeds
+  row("GET", "/api/artists/:id/changes", EVERYONE, (fx) => ({ url: `/api/artists/${fx.ids.artist}/changes` })),
+  row("GET", "/api/artists/:id/changes.atom", EVERYONE, (fx) => ({
+    url: `/api/artists/${fx.ids.artist}/changes.atom`,
+  })),
+  get("/api/changes", EVERYONE),
+  get("/api/changes.atom", EVERYONE),
   // Following is open to waitlisted accounts, as the artist page is (the browser tests follow with unapproved members).
   row("PUT", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
   row("DELETE", "/api/artists/:id/follow", SIGNED_IN, ownersFollow),
@@ -403,6 +412,7 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
         song_unverified: true,
         report_processed: true,
         suggestion_processed: true,
+        tracker_update: true,
       },
       emailDigest: false,
     },
@@ -532,6 +542,49 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     row("POST", "/api/imports/:id/undo", [401, 403, 403, 403, 404, 404, 403], () => ({
       url: "/api/imports/no-such-batch/undo",
     })),
+  ),
+
+  // trackers linked to sheets (issue 37): admins holding canBulkImport; made-up links and batches are 404s
+  needs("canBulkImport", get("/api/tracker-links", IMPORTERS)),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/tracker-links", [401, 403, 403, 403, 201, 201, 403], (fx) => ({
+      url: "/api/tracker-links",
+      payload: { artist: fx.unique("Linked Artist"), url: "https://sheets.example.invalid/tracker.csv" },
+    })),
+  ),
+  needs("canBulkImport", get("/api/tracker-links/:id", IMPORTERS_NOT_FOUND, "/api/tracker-links/no-such-link")),
+  needs(
+    "canBulkImport",
+    row("PUT", "/api/tracker-links/:id", IMPORTERS_NOT_FOUND, () => ({
+      url: "/api/tracker-links/no-such-link",
+      payload: { artist: "Somebody", url: "https://sheets.example.invalid/tracker.csv" },
+    })),
+  ),
+  needs(
+    "canBulkImport",
+    row("PATCH", "/api/tracker-links/:id", IMPORTERS_NOT_FOUND, () => ({
+      url: "/api/tracker-links/no-such-link",
+      payload: { paused: true },
+    })),
+  ),
+  needs(
+    "canBulkImport",
+    row("DELETE", "/api/tracker-links/:id", IMPORTERS_NOT_FOUND, () => ({ url: "/api/tracker-links/no-such-link" })),
+  ),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/tracker-links/:id/sync", IMPORTERS_NOT_FOUND, () => ({
+      url: "/api/tracker-links/no-such-link/sync",
+    })),
+  ),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/imports/:id/approve", IMPORTERS_NOT_FOUND, () => ({ url: "/api/imports/no-such-batch/approve" })),
+  ),
+  needs(
+    "canBulkImport",
+    row("POST", "/api/imports/:id/reject", IMPORTERS_NOT_FOUND, () => ({ url: "/api/imports/no-such-batch/reject" })),
   ),
 
   // fingerprints and recognition

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TRACKER_AVAILABILITY_ORDER } from "../leak-values.js";
 import { MESSAGES } from "../messages.js";
 import { socialLinksSchema } from "./common.js";
+import { isPartialDate } from "./leak.js";
 import { songSchema } from "./song.js";
 
 /** An http(s) link or nothing; anything else (javascript:, data:) is refused. */
@@ -70,6 +71,7 @@ export const NOTIFICATION_KINDS = [
   "song_unverified",
   "report_processed",
   "suggestion_processed",
+  "tracker_update",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -121,7 +123,13 @@ export const trackerSongSchema = songSchema
     notes: true,
     coverUrl: true,
   })
-  .extend({ with: z.array(z.string()), hasAudio: z.boolean() });
+  .extend({
+    with: z.array(z.string()),
+    hasAudio: z.boolean(),
+    links: z.array(z.string()),
+    /** The linked tracker sheet no longer lists the song (issue 37); it stays on Unheard. */
+    removedFromTracker: z.boolean(),
+  });
 export type TrackerSong = z.infer<typeof trackerSongSchema>;
 
 /** An era of an artist's tracker: its name (null: songs with no era), the span of its leaks, counts and songs. */
@@ -136,6 +144,8 @@ export const trackerEraSchema = z.object({
   startsOn: z.string().nullable(),
   endsOn: z.string().nullable(),
   counts: trackerCountsSchema,
+  /** The era's counts as its tracker sheet states them ("1 OG File(s)", "2 Full"), in the sheet's order. */
+  sheetCounts: z.array(z.object({ count: z.number().int(), label: z.string() })),
   songs: z.array(trackerSongSchema),
 });
 export type TrackerEra = z.infer<typeof trackerEraSchema>;
@@ -147,6 +157,8 @@ export const artistTrackerSchema = z.object({
   eras: z.array(trackerEraSchema),
   /** More songs than a tracker page shows (TRACKER_MAX_SONGS): the CSV has them all. */
   truncated: z.boolean(),
+  /** The tracker is kept in step with a published sheet (issue 37): when it was last checked and last changed. */
+  sync: z.object({ lastCheckedAt: z.string().nullable(), lastChangedAt: z.string().nullable() }).nullable(),
 });
 export type ArtistTracker = z.infer<typeof artistTrackerSchema>;
 
@@ -154,13 +166,7 @@ const eraDate = z
   .union([z.string().trim(), z.null()])
   .optional()
   .transform((v) => (v ? v : null))
-  .refine(
-    (v) =>
-      v === null ||
-      (/^\d{4}-(0[1-9]|1[0-2])(-\d{2})?$/.test(v) &&
-        (v.length === 7 || new Date(`${v}T00:00:00Z`).toISOString().startsWith(v))),
-    MESSAGES.invalidEraDate,
-  );
+  .refine((v) => v === null || isPartialDate(v), MESSAGES.invalidEraDate);
 
 /** What an artist (or an admin) says of one of the artist's eras: PUT /api/artists/:id/eras, by name. */
 export const eraInputSchema = z
@@ -174,10 +180,14 @@ export const eraInputSchema = z
     startsOn: eraDate,
     endsOn: eraDate,
   })
-  .refine((e) => !e.startsOn || !e.endsOn || e.startsOn.slice(0, 7) <= e.endsOn.slice(0, 7), {
-    message: MESSAGES.eraDatesOrder,
-    path: ["endsOn"],
-  });
+  // Compared at the coarser of the two precisions: "2019" may end in "2019-03".
+  .refine(
+    (e) => !e.startsOn || !e.endsOn || e.startsOn.slice(0, e.endsOn.length) <= e.endsOn.slice(0, e.startsOn.length),
+    {
+      message: MESSAGES.eraDatesOrder,
+      path: ["endsOn"],
+    },
+  );
 export type EraInput = z.input<typeof eraInputSchema>;
 
 /** An era as saved. */

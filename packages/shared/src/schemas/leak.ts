@@ -33,19 +33,60 @@ export const leakNamesSchema = z
 const isCalendarDate = (v: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
-/** YYYY-MM-DD on the calendar and not after today (UTC, with a day's grace for time zones ahead of it). */
+/**
+ * A date as precise as it is known (issue 37): YYYY-MM-DD, YYYY-MM or YYYY. Trackers write "??/??/2019" or
+ * "Summer 2021": the year (or year and month) is kept and its length says how precise it is.
+ */
+export const isPartialDate = (v: string): boolean =>
+  /^\d{4}$/.test(v) || (/^\d{4}-(0[1-9]|1[0-2])$/.test(v) && v >= "1000") || isCalendarDate(v);
+
+/** Not after today at the date's own precision (UTC, with a day's grace for time zones ahead of it). */
+const notFuture = (v: string) => v <= new Date(Date.now() + 864e5).toISOString().slice(0, v.length);
+
+/** A partial date (isPartialDate) not after today. */
 const pastDateSchema = (invalid: string, future: string) =>
   z
     .union([
       z
         .string()
         .trim()
-        .refine((v) => v === "" || isCalendarDate(v), invalid)
-        .refine((v) => !isCalendarDate(v) || v <= new Date(Date.now() + 864e5).toISOString().slice(0, 10), future),
+        .refine((v) => v === "" || isPartialDate(v), invalid)
+        .refine((v) => !isPartialDate(v) || notFuture(v), future),
       z.null(),
     ])
     .optional()
     .transform(blankToNull);
+
+/**
+ * Where a leak can be found: http(s) addresses, an array or one string split by new lines, commas or spaces (a form
+ * field); repeats dropped, order kept.
+ */
+export const leakLinksSchema = z
+  .union([z.string(), z.array(z.string()), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    const list = (v == null ? [] : typeof v === "string" ? v.split(/[\s,]+/) : v).map((l) => l.trim()).filter(Boolean);
+    const unique = [...new Set(list)];
+    if (unique.some((l) => l.length > LEAK_LIMITS.link || !isWebAddress(l))) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.invalidLeakLink });
+      return z.NEVER;
+    }
+    if (unique.length > LEAK_LIMITS.links) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.tooManyLinks });
+      return z.NEVER;
+    }
+    return unique;
+  });
+
+/** An absolute http(s) address with a host. */
+function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "" && !url.username;
+  } catch {
+    return false;
+  }
+}
 
 /** When a song leaked. */
 export const leakDateSchema = pastDateSchema(MESSAGES.invalidLeakDate, MESSAGES.futureLeakDate);
@@ -104,6 +145,8 @@ export const leakDetailsSchema = z.object({
   availability: optionalChoice(AVAILABILITIES, MESSAGES.invalidAvailability),
   quality: optionalChoice(QUALITIES, MESSAGES.invalidQuality),
   notes: optionalText(LEAK_LIMITS.notes, MESSAGES.leakNotesTooLong),
+  /** Where the leak can be found (a tracker's "Link(s)" cell). */
+  links: leakLinksSchema,
 });
 export type LeakDetailsInput = z.input<typeof leakDetailsSchema>;
 export type LeakDetails = z.output<typeof leakDetailsSchema>;
@@ -123,6 +166,7 @@ export const NO_LEAK_DETAILS: LeakDetails = {
   availability: null,
   quality: null,
   notes: null,
+  links: [],
 };
 
 /** Leak details as history entries and edit suggestions record them: loosely typed, absent before issue 16. */
@@ -141,6 +185,7 @@ export const recordedLeakDetailsSchema = z
     availability: z.string().nullable(),
     quality: z.string().nullable(),
     notes: z.string().nullable(),
+    links: z.array(z.string()),
   })
   .partial();
 
@@ -159,6 +204,7 @@ export const LEAK_FIELDS = [
   "availability",
   "quality",
   "notes",
+  "links",
 ] as const;
 export type LeakField = (typeof LEAK_FIELDS)[number];
 

@@ -113,14 +113,19 @@ export const songSchema = z.object({
   aliases: z.array(z.string()),
   versionLabel: z.string().nullable(),
   tags: z.array(z.enum(SONG_TAGS)),
+  /** YYYY-MM-DD, or YYYY-MM or YYYY when only that much is known (issue 37). */
   leakDate: z.string().nullable(),
-  /** The leaked file's own date (YYYY-MM-DD). */
+  /** The leaked file's own date, as precise as leakDate. */
   fileDate: z.string().nullable(),
   /** Seconds. */
   trackLength: z.number().nullable(),
   availability: z.enum(AVAILABILITIES).nullable(),
   quality: z.enum(QUALITIES).nullable(),
   notes: z.string().nullable(),
+  /** Where the leak can be found (http(s) addresses). */
+  links: z.array(z.string()),
+  /** When the artist's linked tracker sheet stopped listing the song (issue 37), or null. */
+  removedFromTrackerAt: z.string().nullable(),
   /** The song this one is a version of (a snippet, a remix...), or null. */
   versionOf: versionOfSchema.nullable(),
   /** How many visible songs are versions of this one. */

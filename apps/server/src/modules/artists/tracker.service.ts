@@ -19,7 +19,7 @@ import type { Database } from "../../db/database.js";
 import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { nameKey } from "../../lib/text.js";
-import { nowIso } from "../../lib/time.js";
+import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { csvField } from "../open-data/open-data.service.js";
@@ -38,11 +38,12 @@ export const TRACKER_COLUMNS = [
   "Quality",
   "Genre",
   "Release Date",
+  "Link(s)",
 ] as const;
 
 /**
  * A tracker's name cell: the tags' marks, the title, then "(feat. …)", "(prod. …)", "(ref. …)", "(Alt: …)" and
- * "[V2]", which the import takes out again (tracker-values.ts splitTitle).
+ * "[V2]", which the import takes out again (title-parts.ts splitTitle).
  */
 export function trackerName(
   title: string,
@@ -145,6 +146,7 @@ export function createTrackerExport(deps: { database: Database }) {
             startsOn: null,
             endsOn: null,
             counts: [],
+            sheetCounts: [],
             songs: [],
           };
           eras.push(era);
@@ -170,6 +172,8 @@ export function createTrackerExport(deps: { database: Database }) {
           quality: d.quality,
           notes: d.notes,
           hasAudio: Boolean(s.audio_key),
+          links: d.links,
+          removedFromTracker: s.tracker_removed_at !== null,
           coverUrl: coverUrl(
             s.id,
             s.title,
@@ -192,10 +196,23 @@ export function createTrackerExport(deps: { database: Database }) {
         era.coverUrl = row.cover_url;
         era.startsOn = row.starts_on;
         era.endsOn = row.ends_on;
+        era.sheetCounts = sheetCountsOf(row.sheet_counts);
         if (row.starts_on) era.from = row.starts_on;
         if (row.ends_on) era.to = row.ends_on;
       }
-      return { total: songs.length, counts: countsOf(eras.flatMap((e) => e.songs)), eras, truncated };
+      const link = await db
+        .selectFrom("tracker_link")
+        .select(["last_checked_at", "last_changed_at"])
+        .where("artist_id", "=", artist.id)
+        .where("approved_at", "is not", null)
+        .executeTakeFirst();
+      return {
+        total: songs.length,
+        counts: countsOf(eras.flatMap((e) => e.songs)),
+        eras,
+        truncated,
+        sync: link ? { lastCheckedAt: toIso(link.last_checked_at), lastChangedAt: toIso(link.last_changed_at) } : null,
+      };
     },
 
     /** Say what an era of the artist is (its description, cover, span): created or replaced by its name. */
@@ -244,6 +261,7 @@ export function createTrackerExport(deps: { database: Database }) {
             d.quality ? QUALITY_LABELS[d.quality as Quality] : null,
             s.genre,
             s.release_date,
+            d.links.join("\n"),
           ]
             .map(csvField)
             .join(","),
@@ -252,6 +270,20 @@ export function createTrackerExport(deps: { database: Database }) {
       return { name: artist.username, body: `${lines.join("\r\n")}\r\n` };
     },
   };
+}
+
+/** An era's counts as its sheet stated them (JSON text); anything unreadable reads as none. */
+export function sheetCountsOf(value: string | null): { count: number; label: string }[] {
+  if (!value) return [];
+  try {
+    const list = JSON.parse(value) as unknown;
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((c: { count?: unknown; label?: unknown }) =>
+      typeof c?.count === "number" && typeof c.label === "string" ? [{ count: c.count, label: c.label }] : [],
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Counts per availability, most circulating first, without the zeros. */

@@ -175,6 +175,7 @@ export function createEditSuggestionsService(deps: {
               availability: (pick("availability") ?? null) as LeakDetails["availability"],
               quality: (pick("quality") ?? null) as LeakDetails["quality"],
               notes: pick("notes") ?? null,
+              links: pick("links") ?? [],
             },
             `Suggested edit: ${s.reason}`,
           );

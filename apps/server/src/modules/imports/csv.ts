@@ -6,8 +6,15 @@ export type Delimiter = "," | "\t" | ";";
 /** A delimited text file as rows of cells. */
 export type Table = { delimiter: Delimiter; rows: string[][] };
 
-/** A file that is not a readable CSV or TSV; its message is shown to the admin. */
-export class CsvError extends Error {}
+/**
+ * A file that can't be read (CSV, TSV or workbook: sheet-read.ts re-exports it); its message is shown to the admin.
+ * Defined here so the CSV reader throws it without importing the workbook reader (and SheetJS with it).
+ */
+export class SheetError extends Error {
+  override name = "SheetError";
+}
+/** The same error under its first name. */
+export { SheetError as CsvError };
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -17,10 +24,10 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * hint for a workbook uploaded as it is.
  */
 export function decodeText(bytes: Uint8Array): string {
-  if (bytes.length === 0) throw new CsvError(IMPORT_MESSAGES.fileEmpty);
+  if (bytes.length === 0) throw new SheetError(IMPORT_MESSAGES.fileEmpty);
   // A zip (xlsx, ods) or an old binary workbook (xls): the admin needs to export a sheet first.
   if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || (bytes[0] === 0xd0 && bytes[1] === 0xcf))
-    throw new CsvError(IMPORT_MESSAGES.workbook);
+    throw new SheetError(IMPORT_MESSAGES.workbook);
   let text: string;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) text = new TextDecoder("utf-16le").decode(bytes.subarray(2));
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = new TextDecoder("utf-16be").decode(bytes.subarray(2));
@@ -37,11 +44,11 @@ export function decodeText(bytes: Uint8Array): string {
   const sample = Math.min(text.length, 65_536);
   for (let i = 0; i < sample; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0) throw new CsvError(IMPORT_MESSAGES.notText);
+    if (c === 0) throw new SheetError(IMPORT_MESSAGES.notText);
     if (c < 32 && c !== 9 && c !== 10 && c !== 13) control++;
   }
-  if (control > sample / 100) throw new CsvError(IMPORT_MESSAGES.notText);
-  if (text.trim() === "") throw new CsvError(IMPORT_MESSAGES.fileEmpty);
+  if (control > sample / 100) throw new SheetError(IMPORT_MESSAGES.notText);
+  if (text.trim() === "") throw new SheetError(IMPORT_MESSAGES.fileEmpty);
   return text;
 }
 
@@ -64,7 +71,7 @@ export function detectDelimiter(text: string): Delimiter {
 /**
  * Rows of cells of a delimited text (RFC 4180, leniently): quoted cells may hold delimiters, newlines and
  * doubled quotes; rows end with LF, CRLF or CR; a quote inside an unquoted cell is kept as it is; an unclosed
- * quote runs to the end of the file. Stops with CsvError past `maxRows` rows or at a cell longer than `maxCell`
+ * quote runs to the end of the file. Stops with SheetError past `maxRows` rows or at a cell longer than `maxCell`
  * characters (the value parsers then never see an oversized cell).
  */
 export function parseDelimited(
@@ -81,7 +88,7 @@ export function parseDelimited(
   const endRow = () => {
     rows.push(row);
     row = [];
-    if (rows.length > maxRows) throw new CsvError(IMPORT_MESSAGES.tooManyRows);
+    if (rows.length > maxRows) throw new SheetError(IMPORT_MESSAGES.tooManyRows);
   };
   while (i <= n) {
     if (i === n) {
@@ -129,7 +136,7 @@ export function parseDelimited(
       cell = text.slice(i, k);
       i = k;
     }
-    if (cell.length > maxCell) throw new CsvError(IMPORT_MESSAGES.cellTooLong(rows.length + 1));
+    if (cell.length > maxCell) throw new SheetError(IMPORT_MESSAGES.cellTooLong(rows.length + 1));
     row.push(cell);
     if (i >= n) {
       endRow();

@@ -3,11 +3,12 @@ import type { Database } from "../../db/database.js";
 import type { DB, ImportBatchTable, SongTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import { searchWords } from "../../lib/search-text.js";
+import { toIso } from "../../lib/time.js";
 
 type Db = Kysely<DB>;
 
 /** An import batch as read from either dialect, with its creator's name. */
-export type BatchRow = Selectable<ImportBatchTable> & { creator_name: string | null };
+export type BatchRow = Selectable<ImportBatchTable> & { creator_name: string | null; approver_name: string | null };
 
 /** The leak columns an import fills in or replaces on a song. */
 export const LEAK_COLUMNS = [
@@ -24,17 +25,27 @@ export const LEAK_COLUMNS = [
   "availability",
   "quality",
   "notes",
+  "links",
 ] as const;
 /** One of the leak columns. */
 export type LeakColumn = (typeof LEAK_COLUMNS)[number];
 /** Values of the leak columns (name lists and tags as JSON text, as stored; track_length in seconds). */
 export type LeakValues = { [K in LeakColumn]: K extends "track_length" ? number | null : string | null };
 
-/** A song an imported row may match: its id, title, credited artists' name keys and leak columns. */
-export type ExistingSong = LeakValues & { id: string; title: string; artistKeys: Set<string> };
+/**
+ * A song an imported row may match, or a linked sheet row's song: its id, title, first credited artist, credited
+ * artists' name keys, leak columns and whether the linked sheet still lists it.
+ */
+export type ExistingSong = LeakValues & {
+  id: string;
+  title: string;
+  artistId: string | null;
+  artistKeys: Set<string>;
+  tracker_removed_at: string | null;
+};
 
 // The song columns read to match an imported row: the ExistingSong's and the title key it is grouped by.
-const MATCH_COLUMNS = ["id", "title", "title_key", ...LEAK_COLUMNS] as const;
+const MATCH_COLUMNS = ["id", "title", "title_key", "tracker_removed_at", ...LEAK_COLUMNS] as const;
 
 // Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits with ~40 song columns.
 const INSERT_ROWS = 200;
@@ -56,40 +67,66 @@ async function moveCreditCounts(trx: Db, perArtist: Map<string, number>, sign: 1
   }
 }
 
+/** Songs whose `column` is one of `values`, with their credited artists (the first one's id) and title key. */
+async function readSongs(
+  trx: Db,
+  column: "song.title_key" | "song.id",
+  values: string[],
+): Promise<(ExistingSong & { titleKey: string })[]> {
+  const byId = new Map<string, ExistingSong & { titleKey: string }>();
+  for (let i = 0; i < values.length; i += LOOKUP_KEYS) {
+    const rows = await trx
+      .selectFrom("song")
+      .innerJoin("song_artist", "song_artist.song_id", "song.id")
+      .innerJoin("user", "user.id", "song_artist.artist_id")
+      .select([...MATCH_COLUMNS.map((c) => `song.${c}` as const), "user.username_key", "user.id as artist_id"])
+      .select("song_artist.position")
+      .where(column, "in", values.slice(i, i + LOOKUP_KEYS))
+      .orderBy("song_artist.position")
+      .execute();
+    for (const r of rows) {
+      let song = byId.get(r.id);
+      if (!song) {
+        const { title_key, username_key: _, artist_id: __, position: ___, tracker_removed_at, ...columns } = r;
+        song = {
+          ...columns,
+          tracker_removed_at: toIso(tracker_removed_at),
+          titleKey: title_key,
+          artistId: null,
+          artistKeys: new Set(),
+        };
+        byId.set(r.id, song);
+      }
+      if (song.artistId === null) song.artistId = r.artist_id;
+      song.artistKeys.add(r.username_key);
+    }
+  }
+  return [...byId.values()];
+}
+
 /** SQL for import batches, their recorded changes and remembered mappings. */
 export function createImportsRepo(database: Database) {
   const { db, dialect } = database;
   const batches = (trx: Db) =>
     trx
       .selectFrom("import_batch")
-      .leftJoin("user", "user.id", "import_batch.created_by")
+      .leftJoin("user as creator", "creator.id", "import_batch.created_by")
+      .leftJoin("user as approver", "approver.id", "import_batch.approved_by")
       .selectAll("import_batch")
-      .select("user.username as creator_name");
+      .select(["creator.username as creator_name", "approver.username as approver_name"]);
   return {
     /** Songs whose title key is one of `titleKeys`, grouped by title key (each with its artists' keys). */
     async existingByTitle(trx: Db, titleKeys: string[]): Promise<Map<string, ExistingSong[]>> {
       const out = new Map<string, ExistingSong[]>();
-      const byId = new Map<string, ExistingSong>();
-      for (let i = 0; i < titleKeys.length; i += LOOKUP_KEYS) {
-        const rows = await trx
-          .selectFrom("song")
-          .innerJoin("song_artist", "song_artist.song_id", "song.id")
-          .innerJoin("user", "user.id", "song_artist.artist_id")
-          .select([...MATCH_COLUMNS.map((c) => `song.${c}` as const), "user.username_key"])
-          .where("song.title_key", "in", titleKeys.slice(i, i + LOOKUP_KEYS))
-          .execute();
-        for (const r of rows) {
-          let song = byId.get(r.id);
-          if (!song) {
-            const { title_key: _, username_key: __, ...columns } = r;
-            song = { ...columns, artistKeys: new Set() };
-            byId.set(r.id, song);
-            out.set(r.title_key, [...(out.get(r.title_key) ?? []), song]);
-          }
-          song.artistKeys.add(r.username_key);
-        }
+      for (const song of await readSongs(trx, "song.title_key", titleKeys)) {
+        out.set(song.titleKey, [...(out.get(song.titleKey) ?? []), song]);
       }
       return out;
+    },
+
+    /** Songs by id (a linked sheet's rows' songs), with their artists' keys. */
+    async songsById(trx: Db, ids: string[]): Promise<Map<string, ExistingSong>> {
+      return new Map((await readSongs(trx, "song.id", ids)).map((s) => [s.id, s]));
     },
 
     /** Insert new songs, many rows per statement. */
@@ -196,7 +233,12 @@ export function createImportsRepo(database: Database) {
 
     async insertChanges(
       trx: Db,
-      rows: { batch_id: string; song_id: string; action: "created" | "updated"; previous: string | null }[],
+      rows: {
+        batch_id: string;
+        song_id: string;
+        action: "created" | "updated" | "renamed" | "removed";
+        previous: string | null;
+      }[],
     ): Promise<void> {
       for (let i = 0; i < rows.length; i += 1000) {
         await trx
@@ -204,6 +246,62 @@ export function createImportsRepo(database: Database) {
           .values(rows.slice(i, i + 1000))
           .execute();
       }
+    },
+
+    /** A linked sheet's rows as a sync leaves them: rows gone from the link deleted, the others written. */
+    async writeLinkRows(
+      trx: Db,
+      linkId: string,
+      rows: {
+        upsert: {
+          key: string;
+          songId: string;
+          contentHash: string | null;
+          restHash: string | null;
+          removed: boolean;
+        }[];
+        remove: string[];
+      },
+    ): Promise<void> {
+      for (let i = 0; i < rows.remove.length; i += LOOKUP_KEYS) {
+        await trx
+          .deleteFrom("tracker_link_row")
+          .where("link_id", "=", linkId)
+          .where("row_key", "in", rows.remove.slice(i, i + LOOKUP_KEYS))
+          .execute();
+      }
+      for (let i = 0; i < rows.upsert.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto("tracker_link_row")
+          .values(
+            rows.upsert.slice(i, i + INSERT_ROWS).map((r) => ({
+              link_id: linkId,
+              row_key: r.key,
+              song_id: r.songId,
+              content_hash: r.contentHash,
+              rest_hash: r.restHash,
+              removed: r.removed,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(["link_id", "row_key"]).doUpdateSet((eb) => ({
+              song_id: eb.ref("excluded.song_id"),
+              content_hash: eb.ref("excluded.content_hash"),
+              rest_hash: eb.ref("excluded.rest_hash"),
+              removed: eb.ref("excluded.removed"),
+            })),
+          )
+          .execute();
+      }
+    },
+
+    /** What a link remembers of its sheet's rows, by row identity. */
+    async linkRows(trx: Db, linkId: string) {
+      return trx
+        .selectFrom("tracker_link_row")
+        .select(["row_key", "song_id", "content_hash", "rest_hash", "removed"])
+        .where("link_id", "=", linkId)
+        .execute();
     },
 
     changesOf(trx: Db, batchId: string) {

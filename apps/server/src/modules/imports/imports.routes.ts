@@ -1,6 +1,7 @@
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
+  importBatchDetailSchema,
   importBatchListSchema,
   importBatchSchema,
   importOptionsSchema,
@@ -23,7 +24,8 @@ const upload = { consumes: ["multipart/form-data"], tags: ["imports"] };
 const bodyLimit = MAX_BYTES + 1024 * 1024;
 
 /**
- * The file (multipart field `file`) and the fields beside it: mapping (JSON array), asVerified, defaultArtist,
+ * The file (multipart field `file`) and the fields beside it: mapping (JSON array, a one-tab file), mappings (JSON
+ * object: tab -> array), headerRows (JSON object: tab -> line), tabs (JSON array), asVerified, defaultArtist,
  * legend (JSON object: mark -> tag).
  */
 async function readUpload(req: FastifyRequest): Promise<ImportInput> {
@@ -31,7 +33,7 @@ async function readUpload(req: FastifyRequest): Promise<ImportInput> {
   const fields: Record<string, string> = {};
   let file: { name: string; bytes: Buffer } | undefined;
   try {
-    for await (const part of req.parts({ limits: { fileSize: MAX_BYTES, files: 1, fields: 10, fieldSize: 20_000 } })) {
+    for await (const part of req.parts({ limits: { fileSize: MAX_BYTES, files: 1, fields: 12, fieldSize: 50_000 } })) {
       if (part.type === "field") {
         fields[part.fieldname] = String(part.value);
         continue;
@@ -51,26 +53,25 @@ async function readUpload(req: FastifyRequest): Promise<ImportInput> {
     throw err;
   }
   if (!file) throw new AppError("validation_failed", IMPORT_MESSAGES.fileRequired);
-  let mapping: unknown;
-  try {
-    mapping = fields.mapping ? JSON.parse(fields.mapping) : undefined;
-  } catch {
-    throw new AppError("validation_failed", IMPORT_MESSAGES.mappingLength);
-  }
-  let legend: unknown;
-  try {
-    legend = fields.legend ? JSON.parse(fields.legend) : undefined;
-  } catch {
-    throw new AppError("validation_failed", IMPORT_MESSAGES.legendInvalid);
-  }
+  const json = (name: string, message: string): unknown => {
+    try {
+      return fields[name] ? JSON.parse(fields[name]) : undefined;
+    } catch {
+      throw new AppError("validation_failed", message);
+    }
+  };
   const parsed = importOptionsSchema.safeParse({
-    mapping,
+    mapping: json("mapping", IMPORT_MESSAGES.mappingLength),
+    mappings: json("mappings", IMPORT_MESSAGES.mappingLength),
+    headerRows: json("headerRows", IMPORT_MESSAGES.headerRowInvalid),
+    tabs: json("tabs", IMPORT_MESSAGES.tabsInvalid),
     asVerified: fields.asVerified === "true",
     defaultArtist: fields.defaultArtist || undefined,
-    legend,
+    legend: json("legend", IMPORT_MESSAGES.legendInvalid),
   });
   if (!parsed.success) throw new AppError("validation_failed", parsed.error.issues[0]?.message ?? MESSAGES.badRequest);
-  return { fileName: file.name, bytes: file.bytes, ...parsed.data };
+  const { asVerified, ...reading } = parsed.data;
+  return { fileName: file.name, bytes: file.bytes, asVerified, reading };
 }
 
 /** Bulk import from tracker spreadsheets (issue 16): admins holding canBulkImport only. */
@@ -103,9 +104,9 @@ export function importsRoutes(app: App, deps: { imports: ImportsService; viewers
     return { items: await imports.list() };
   });
 
-  app.get("/api/imports/:id", options(importBatchSchema, { params: idParams }), async (req) => {
+  app.get("/api/imports/:id", options(importBatchDetailSchema, { params: idParams }), async (req) => {
     await importer(req);
-    return imports.batch(req.params.id);
+    return imports.detail(req.params.id);
   });
 
   app.post("/api/imports/:id/undo", options(importBatchSchema, { params: idParams }), async (req) => {

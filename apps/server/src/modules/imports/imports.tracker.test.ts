@@ -33,7 +33,7 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
     const res = await send(ctx, "/api/imports/preview", boss.cookie, SHEET, fields);
     expect(res.statusCode, res.body).toBe(200);
     const p: ImportPreview = res.json();
-    expect(p.columns.map((c) => c.field)).toEqual([
+    expect(p.sheets[0]?.columns.map((c) => c.field)).toEqual([
       "era",
       "title",
       "notes",
@@ -42,7 +42,7 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
       "leakDate",
       "availability",
       "quality",
-      "ignore",
+      "links",
     ]);
     expect(p.summary).toMatchObject({ rows: 8, create: 8, skip: 0, warnings: 0 });
     expect(p.marks).toEqual([
@@ -168,7 +168,7 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
     expect(res.headers["content-disposition"]).toContain('filename="Mara-Quill-tracker.csv"');
     const lines = res.body.split("\r\n");
     expect(lines[0]).toBe(
-      "Era,Name,Artist(s),Notes,Track Length,File Date,Leak Date,Available Length,Quality,Genre,Release Date",
+      "Era,Name,Artist(s),Notes,Track Length,File Date,Leak Date,Available Length,Quality,Genre,Release Date,Link(s)",
     );
     expect(res.body).toContain('"⭐ Tidewater (feat. Orrin Vale) (prod. Kessler, Mayo)",Mara Quill');
     expect(res.body).toContain(
@@ -254,7 +254,7 @@ describeEachDialect("imports: community tracker layout", (dialect) => {
     expect(saved.statusCode, saved.body).toBe(200);
     for (const [payload, message] of [
       [{ name: "" }, "Please enter the era's name"],
-      [{ name: "Salt Years", startsOn: "2021-13" }, "Please enter the era's dates as YYYY-MM or YYYY-MM-DD"],
+      [{ name: "Salt Years", startsOn: "2021-13" }, "Please enter the era's dates as YYYY, YYYY-MM or YYYY-MM-DD"],
       [{ name: "Salt Years", startsOn: "2022-01", endsOn: "2021-12" }, "The era cannot end before it starts"],
       [{ name: "Salt Years", coverUrl: "javascript:alert(1)" }, "Links must start with http:// or https://"],
     ] as const) {

@@ -262,6 +262,8 @@ export function describe(kind: NotificationKind, p: Record<string, unknown>): st
       return `Your report on ${title} was ${String(p.status ?? "processed")}`;
     case "suggestion_processed":
       return `Your edit suggestion for ${title} was ${String(p.status ?? "reviewed")}`;
+    case "tracker_update":
+      return `${String(p.artistName ?? "An artist you follow")}'s tracker: ${String(p.summary ?? "updated")}`;
   }
 }
 

@@ -19,6 +19,11 @@ const READ_ROUTES = [
   "/api/artists/:id/songs",
   "/api/artists/:id/tracker",
   "/api/search",
+  // Changelogs and their feeds (issue 37).
+  "/api/artists/:id/changes",
+  "/api/artists/:id/changes.atom",
+  "/api/changes",
+  "/api/changes.atom",
   // The sitemap index counts the songs and artists (issue 28).
   "/sitemap.xml",
 ];

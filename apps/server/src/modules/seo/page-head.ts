@@ -27,6 +27,8 @@ export type PageHead = {
   twitterCard: "summary" | "summary_large_image";
   /** schema.org objects, one <script type="application/ld+json"> each. */
   jsonLd: Record<string, unknown>[];
+  /** Feeds of the page (issue 37: its changelog as Atom), as <link rel="alternate"> for feed readers to find. */
+  feeds?: { title: string; href: string }[];
 };
 
 const SITE_NAME = "Unheard";
@@ -104,6 +106,10 @@ export function renderHeadTags(head: PageHead): string {
     meta("name", "description", head.description),
     ...(head.robots ? [meta("name", "robots", head.robots)] : []),
     `<link rel="canonical" href="${escapeHtml(head.canonical)}" />`,
+    ...(head.feeds ?? []).map(
+      (f) =>
+        `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(f.href)}" />`,
+    ),
     meta("property", "og:site_name", SITE_NAME),
     meta("property", "og:type", head.ogType),
     meta("property", "og:title", head.title),
@@ -150,6 +156,11 @@ export function createPageHeads(
       creditsOf(row.credits).map((a) => a.name),
     )}`;
   const group = (a: { id: string; name: string }) => ({ "@type": "MusicGroup", name: a.name, url: artistUrl(a.id) });
+  /** An artist's changelog as Atom (issue 37), offered on their page and their eras' pages. */
+  const artistFeed = (a: { id: string; name: string }) => ({
+    title: `${a.name}: tracker updates`,
+    href: `${publicUrl}/api/artists/${encodeURIComponent(a.id)}/changes.atom`,
+  });
 
   /** A song as a schema.org MusicRecording (the short form lists of tracks use, or the song page's full one). */
   function recording(row: SeoSongRow, full = false): Record<string, unknown> {
@@ -256,6 +267,7 @@ export function createPageHeads(
       ...(image ? { image } : {}),
       og: [["profile:username", name]],
       twitterCard: "summary",
+      feeds: [artistFeed({ id, name })],
       jsonLd: [
         {
           "@context": SCHEMA,
@@ -311,6 +323,7 @@ export function createPageHeads(
         ...songs.slice(0, ARTIST_TRACKS).map((s): [string, string] => ["music:song", songUrl(s.id)]),
       ],
       twitterCard: "summary",
+      feeds: [artistFeed(artist)],
       jsonLd: [
         {
           "@context": SCHEMA,
@@ -398,6 +411,15 @@ export function createPageHeads(
             `Early Access · ${SITE_NAME}`,
             "Hear what hasn't dropped yet. Join the Unheard waitlist for early access to the community of unreleased music.",
           );
+        case "changes":
+          return {
+            ...plain(
+              "/changes",
+              `Recent changes · ${SITE_NAME}`,
+              "New songs, upgrades and removals in every artist's tracker on Unheard, newest first: the community's changelog.",
+            ),
+            feeds: [{ title: "Recent changes on Unheard", href: `${publicUrl}/api/changes.atom` }],
+          };
         case "developers":
           return plain(
             "/developers",

@@ -553,6 +553,43 @@ describeEachDialect("SEO: page heads", (dialect) => {
       expect(await headFor(match(route)), route).toBeUndefined();
   });
 
+  it("gives Recent changes its head, and offers the changelogs' Atom feeds there and on artist and era pages", async () => {
+    const atomLink = (title: string, href: string) =>
+      `<link rel="alternate" type="application/atom+xml" title="${title}" href="${href}" />`;
+    const changes = await headFor(match("changes"), "cursor=abc");
+    expect(changes).toMatchObject({
+      title: "Recent changes · Unheard",
+      canonical: `${PUBLIC_URL}/changes`,
+      ogType: "website",
+      feeds: [{ title: "Recent changes on Unheard", href: `${PUBLIC_URL}/api/changes.atom` }],
+    });
+    expect(changes?.description).toContain("every artist's tracker");
+    expect(renderHeadTags(changes as PageHead)).toContain(
+      atomLink("Recent changes on Unheard", `${PUBLIC_URL}/api/changes.atom`),
+    );
+    const bandFeed = atomLink("Head Band: tracker updates", `${PUBLIC_URL}/api/artists/${ids.band}/changes.atom`);
+    for (const search of ["", "era=Night%20Era"]) {
+      const head = await headFor(match("artist", { artistId: ids.band }), search);
+      expect(renderHeadTags(head as PageHead), search).toContain(bandFeed);
+    }
+    // A hostile artist name stays text in the feed's title.
+    const hostileSong = (await get(ctx, `/api/songs/${ids.hostile}`)).json() as { artists: { id: string }[] };
+    const evil = await headFor(match("artist", { artistId: hostileSong.artists[0]?.id ?? "" }));
+    const tags = renderHeadTags(evil as PageHead);
+    expect(tags).toContain('title="Evil &lt;/title&gt;&lt;script&gt;x()&lt;/script&gt; Band: tracker updates"');
+    expect(tags).not.toContain("<script>x()");
+    // Pages without a changelog offer no feed.
+    for (const route of ["about", "developers"] as const)
+      expect(renderHeadTags((await headFor(match(route))) as PageHead), route).not.toContain('rel="alternate"');
+    // The page as served.
+    const page = await get(ctx, "/changes");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("<title>Recent changes · Unheard</title>");
+    expect(page.body).toContain(`<link rel="canonical" href="${PUBLIC_URL}/changes" />`);
+    expect(page.body).toContain(atomLink("Recent changes on Unheard", `${PUBLIC_URL}/api/changes.atom`));
+    expect((await get(ctx, `/artists/${ids.band}`)).body).toContain(bandFeed);
+  });
+
   it("escapes a hostile title and artist name in the tags and in the JSON-LD", async () => {
     const head = (await headFor(match("song", { id: ids.hostile }))) as PageHead;
     expect(head.title.startsWith(HOSTILE)).toBe(true);

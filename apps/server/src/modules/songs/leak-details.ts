@@ -39,6 +39,7 @@ export function leakOf(
     | "tags"
     | "file_date"
     | "track_length"
+    | "links"
   >,
 ): LeakDetails {
   return {
@@ -57,6 +58,7 @@ export function leakOf(
       : null,
     quality: (QUALITIES as readonly string[]).includes(r.quality ?? "") ? (r.quality as Quality) : null,
     notes: r.notes,
+    links: names(r.links),
   };
 }
 
@@ -78,6 +80,7 @@ export function leakColumns(f: LeakDetails) {
     availability: f.availability,
     quality: f.quality,
     notes: f.notes,
+    links: list(f.links),
   };
 }
 

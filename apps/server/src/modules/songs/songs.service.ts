@@ -5,6 +5,7 @@ import {
   type EditResult,
   type FavoriteState,
   GENRES,
+  LEAK_FIELDS,
   type LeakDetails,
   MESSAGES,
   RECOMMENDATIONS_LIMIT,
@@ -26,6 +27,8 @@ import type { AudioStorage } from "../../lib/storage.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import type { Viewer } from "../auth/viewer.js";
+import { type ChangeLine, describeNew, describeRenamed, describeUpdate } from "../changelog/change-summary.js";
+import type { ChangelogService } from "../changelog/changelog.service.js";
 import { coverUrl } from "../covers/covers.service.js";
 import { insertSuggestion } from "../edit-suggestions/edit-suggestions.repo.js";
 import type { Notifier } from "../notifications/notifications.service.js";
@@ -65,6 +68,8 @@ export function createSongsService(deps: {
   contestedOpenHours?: number;
   /** Decode and measure an upload: the audio pool's threads (issue 24); unset, on this thread. */
   decode?: (file: string, format: AudioFormat) => Promise<DecodedAudio>;
+  /** The artists' changelogs (issue 37): uploads and edits are lines of them (absent in tools that only seed). */
+  changelog?: Pick<ChangelogService, "record">;
 }) {
   const { database, songs, storage, bus, notifier, audio } = deps;
   // A suggestion made through an edit is held to the suggest route's rules (visibility, one open, daily cap).
@@ -162,6 +167,7 @@ export function createSongsService(deps: {
           (artists.get(r.id) ?? []).map((a) => a.name),
         ),
         ...leakOf(r),
+        removedFromTrackerAt: toIso(r.tracker_removed_at),
         versionOf:
           r.version_of && versions.parents.has(r.version_of)
             ? {
@@ -329,6 +335,34 @@ export function createSongsService(deps: {
       .execute();
   }
 
+  /** An edit's lines in the first credited artist's changelog: a rename, and what more (or better) circulates. */
+  async function logEdit(
+    trx: Kysely<DB>,
+    artistId: string | undefined,
+    before: SongRow,
+    after: SongFields,
+    now: string,
+  ) {
+    if (!deps.changelog || !artistId) return;
+    const was = leakOf(before);
+    const changed = LEAK_FIELDS.filter((f) => JSON.stringify(was[f]) !== JSON.stringify(after[f]));
+    const lines: ChangeLine[] = [];
+    if (before.title !== after.title) lines.push(describeRenamed(before.title, after.title));
+    const line = describeUpdate(
+      after.title,
+      { availability: was.availability, quality: was.quality },
+      { availability: after.availability, quality: after.quality },
+      changed.map((f) => f.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)),
+    );
+    if (line) lines.push(line);
+    await deps.changelog.record(
+      trx,
+      lines.map((l) => ({ artistId, songId: before.id, line: l })),
+      "edit",
+      now,
+    );
+  }
+
   /**
    * Apply an edit inside `trx`: history row with the values it replaces, version + 1, lastEditedBy/At.
    * Returns the new version. Refuses a change that would duplicate another song.
@@ -369,6 +403,7 @@ export function createSongsService(deps: {
       .where("id", "=", id)
       .execute();
     await songs.setArtists(trx, id, artistIds);
+    await logEdit(trx, artistIds[0], fresh, input, now);
     await songs.indexSearch(trx, id, input.title, input.artists);
     return version + 1;
   }
@@ -647,6 +682,13 @@ export function createSongsService(deps: {
           await songs.indexSearch(trx, id, fields.title, fields.artists);
           // Indexed in the background by a durable job (a restart does not lose it).
           if (audio) await audio.enqueue(id, trx);
+          if (deps.changelog && artistIds[0])
+            await deps.changelog.record(
+              trx,
+              [{ artistId: artistIds[0], songId: id, line: describeNew(fields.title, fields) }],
+              "upload",
+              now,
+            );
           return notifier.newSong(trx, { id, title: fields.title, artistIds, artistNames: fields.artists }, viewer.id);
         });
         // The row is committed: the file is its audio now, whatever happens below.
