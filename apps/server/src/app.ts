@@ -456,7 +456,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       bus,
       log: app.log,
     }),
-    readSheet: (bytes, fileName) => audioPool.readSheet(bytes, fileName),
+    readSheet: (source, reading, remembered) => audioPool.readSheetRows(source, reading, remembered),
     bus,
     log: app.log,
   });
@@ -469,7 +469,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     songs: songsRepo,
     jobs,
     fetchPolicy: sheetFetchPolicy(config),
-    readSheet: (bytes, fileName) => audioPool.readSheet(bytes, fileName),
+    readSheet: (source, reading, remembered) => audioPool.readSheetRows(source, reading, remembered),
     log: app.log,
   });
   jobs.register(SYNC_JOB, async (payload) => trackerSync.run(String(payload.linkId)));

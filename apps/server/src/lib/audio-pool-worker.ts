@@ -3,9 +3,11 @@
 // result (a file's arrays moved, not copied) or the reason it was refused.
 import { parentPort } from "node:worker_threads";
 import type { FingerprintConfig } from "@unheard/fingerprint";
+import type { SheetReading } from "@unheard/shared";
 import { fingerprintAudioFile } from "../modules/fingerprints/fingerprint-file.js";
 import { type RecognitionTask, runRecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
 import { SheetError } from "../modules/imports/csv.js";
+import type { SheetFile } from "../modules/imports/sheet-read.js";
 import { type AudioFormat, decodeAudioFile } from "./audio.js";
 import { AudioDecodeError, type AudioDecodeFailure } from "./audio-errors.js";
 
@@ -17,7 +19,13 @@ export type AudioTask =
   | { kind: "decode"; file: string; format: AudioFormat; maxSeconds: number; keepSeconds?: number }
   | { kind: "fingerprint"; file: string; format: AudioFormat; maxSeconds: number; preset: FingerprintConfig }
   | { kind: "recognition"; step: RecognitionTask }
-  | { kind: "sheet"; bytes: Uint8Array; fileName: string };
+  | { kind: "sheet"; bytes: Uint8Array; fileName: string }
+  | {
+      kind: "sheetRows";
+      source: { bytes: Uint8Array; fileName: string } | { file: SheetFile };
+      reading: SheetReading;
+      remembered: Record<string, string[]>;
+    };
 
 /** A task as sent to the thread. */
 export type AudioTaskMessage = { id: number; task: AudioTask };
@@ -42,6 +50,17 @@ async function run(task: AudioTask): Promise<{ value: unknown; transfer: ArrayBu
     // Loaded on a thread's first sheet: SheetJS is a megabyte of code that audio work never needs.
     const { readSheetFile } = await import("../modules/imports/sheet-read.js");
     return { value: readSheetFile(task.bytes, task.fileName), transfer: [] };
+  }
+  if (task.kind === "sheetRows") {
+    const [{ readSheetFile }, { readSheetRows }] = await Promise.all([
+      import("../modules/imports/sheet-read.js"),
+      import("../modules/imports/sheet-rows.js"),
+    ]);
+    const { source } = task;
+    const file = "file" in source ? source.file : readSheetFile(source.bytes, source.fileName);
+    const rows = readSheetRows(file, task.reading, task.remembered);
+    // A file read here goes back with its rows (a sync keeps it for its approval); one sent here is not sent back.
+    return { value: { file: "file" in source ? null : file, rows }, transfer: [] };
   }
   const result = await fingerprintAudioFile(task.file, task.format, task.preset, { maxSeconds: task.maxSeconds });
   const buffers = new Set([result.hashes.hashes.buffer, result.hashes.offsets.buffer] as ArrayBuffer[]);

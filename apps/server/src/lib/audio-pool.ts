@@ -5,11 +5,12 @@
 // has its thread stopped and replaced, and the file is refused.
 import { Worker } from "node:worker_threads";
 import type { FingerprintConfig, Hashes } from "@unheard/fingerprint";
-import { IMPORT_MESSAGES, MESSAGES } from "@unheard/shared";
+import { IMPORT_MESSAGES, MESSAGES, type SheetReading } from "@unheard/shared";
 import { AppError } from "../errors.js";
 import type { RecognitionResult, RecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
 import { SheetError } from "../modules/imports/csv.js";
 import type { SheetFile } from "../modules/imports/sheet-read.js";
+import type { SheetRows } from "../modules/imports/sheet-rows.js";
 import type { AudioAnalysis, AudioFormat, DecodedAudio } from "./audio.js";
 import { AudioDecodeError } from "./audio-errors.js";
 import type { AudioTask, AudioTaskMessage, AudioTaskReply } from "./audio-pool-worker.js";
@@ -54,6 +55,15 @@ export type AudioPool = {
    * can't be read, or that a thread could not read within its time and memory, fails with a SheetError.
    */
   readSheet(bytes: Uint8Array, fileName: string): Promise<SheetFile>;
+  /**
+   * A sheet file read (from its bytes, or as read before) and its rows decided (sheet-rows.ts): the file, when read
+   * from bytes, and its rows. Fails as readSheet does.
+   */
+  readSheetRows(
+    source: { bytes: Uint8Array; fileName: string } | { file: SheetFile },
+    reading: SheetReading,
+    remembered: Record<string, string[]>,
+  ): Promise<{ file: SheetFile | null; rows: SheetRows }>;
   /** Threads at most: how many parts a step worth splitting is cut into. */
   readonly size: number;
   /** Jobs running and waiting now. */
@@ -81,6 +91,13 @@ type Slot = {
   ready: boolean;
   dead: boolean;
 };
+
+/** A thread stopped past its time or heap while reading a sheet: the workbook, not the server, is the problem. */
+function sheetFailure(err: unknown): never {
+  if (err instanceof AudioDecodeError && err.reason === "too_costly")
+    throw new SheetError(IMPORT_MESSAGES.workbookTooComplex);
+  throw err;
+}
 
 /** Start a pool; threads start on first use and are replaced when stopped. */
 export function createAudioPool(opts: AudioPoolOptions): AudioPool {
@@ -201,13 +218,12 @@ export function createAudioPool(opts: AudioPoolOptions): AudioPool {
     fingerprint: (file, format, preset) =>
       submit({ kind: "fingerprint", file, format, preset, maxSeconds: opts.maxSeconds }, true),
     recognition: (step, o = {}) => submit({ kind: "recognition", step }, false, o.continued ?? false),
-    readSheet: (bytes, fileName) =>
-      submit<SheetFile>({ kind: "sheet", bytes, fileName }, false).catch((err: unknown) => {
-        // A thread stopped past its time or heap: the workbook, not the server, is the problem.
-        if (err instanceof AudioDecodeError && err.reason === "too_costly")
-          throw new SheetError(IMPORT_MESSAGES.workbookTooComplex);
-        throw err;
-      }),
+    readSheet: (bytes, fileName) => submit<SheetFile>({ kind: "sheet", bytes, fileName }, false).catch(sheetFailure),
+    readSheetRows: (source, reading, remembered) =>
+      submit<{ file: SheetFile | null; rows: SheetRows }>(
+        { kind: "sheetRows", source, reading, remembered },
+        false,
+      ).catch(sheetFailure),
     size: opts.workers,
     load: () => ({ running: slots.filter((s) => s.job).length, waiting: waiting.length }),
     async close() {

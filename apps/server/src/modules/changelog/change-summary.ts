@@ -20,8 +20,11 @@ const QUALITY_SHORT: Readonly<Record<Quality, string>> = {
   lossless: "lossless",
 };
 
+// Lower-cased as a line reads ("snippet → full"), but for OG, which trackers always write in capitals.
 const availabilityWord = (v: string | null) =>
-  v && (AVAILABILITIES as readonly string[]).includes(v) ? AVAILABILITY_LABELS[v as Availability].toLowerCase() : null;
+  v && (AVAILABILITIES as readonly string[]).includes(v)
+    ? AVAILABILITY_LABELS[v as Availability].toLowerCase().replace(/\bog\b/, "OG")
+    : null;
 const qualityWord = (v: string | null) =>
   v && (QUALITIES as readonly string[]).includes(v) ? QUALITY_SHORT[v as Quality] : null;
 const rank = (list: readonly string[], v: string | null) => (v ? list.indexOf(v) : -1);

@@ -20,9 +20,16 @@ export type Cleaned<T> = { value: T; warning?: string };
 /** Cells that say "nothing known". */
 const BLANKS = new Set(["", "-", "--", "?", "??", "n a", "none", "unknown", "tba", "tbd", "tbc"]);
 
+/** Longer cells say something unless they hold no letter or digit at all ("------"): the words above are short. */
+const BLANK_WORDS_CHARS = 24;
+
 /** True for a blank cell or one that says it is unknown. */
 export function isBlank(value: string): boolean {
-  return BLANKS.has(headerWords(value));
+  const s = value.trim();
+  if (s === "") return true;
+  // Every cell of every row is asked: the normalising below is kept for cells short enough to be one of the words.
+  if (s.length > BLANK_WORDS_CHARS) return !/[\p{L}\p{N}]/u.test(s);
+  return BLANKS.has(headerWords(s));
 }
 
 const GENRE_SYNONYMS: Record<string, Genre> = {

@@ -4,6 +4,12 @@ import type { ImportField } from "@unheard/shared";
 
 /** A header or value lower-cased, accents and punctuation turned into spaces: "Artist(s)" -> "artist s". */
 export function headerWords(s: string): string {
+  // Every cell of a sheet comes through here: plain ASCII, the usual case, needs no Unicode normalising.
+  if (/^[\t\n\r\x20-\x7e]*$/.test(s))
+    return s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
   return s
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")

@@ -323,13 +323,15 @@ export function createImportsRepo(database: Database) {
         .execute();
     },
 
-    async rememberedMapping(headerKey: string): Promise<string[] | undefined> {
-      const row = await db
+    /** The mappings admins chose, by header key (a short table: one row per header ever mapped by hand). */
+    async rememberedMappings(): Promise<Record<string, string[]>> {
+      const rows = await db
         .selectFrom("import_mapping")
-        .select("mapping")
-        .where("header_key", "=", headerKey)
-        .executeTakeFirst();
-      return row ? (JSON.parse(row.mapping) as string[]) : undefined;
+        .select(["header_key", "mapping"])
+        .orderBy("updated_at", "desc")
+        .limit(10_000)
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.header_key, JSON.parse(r.mapping) as string[]]));
     },
 
     rememberMapping(headerKey: string, mapping: string[], userId: string, now: string): Promise<unknown> {

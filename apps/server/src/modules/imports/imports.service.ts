@@ -11,6 +11,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
+import type { AudioPool } from "../../lib/audio-pool.js";
 import { audit } from "../../lib/audit.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
@@ -19,14 +20,14 @@ import type { Viewer } from "../auth/viewer.js";
 import { type ApplyContext, type BatchApplier, CHUNK_ROWS, lockImports } from "./batch-apply.js";
 import { type Plan, planFileImport, previewOf } from "./batch-plan.js";
 import type { BatchRow, ImportsRepo } from "./imports.repo.js";
-import { SheetError, type SheetFile } from "./sheet-read.js";
-import { readSheetRows, type SheetEra, type SheetRows } from "./sheet-rows.js";
+import { SheetError } from "./sheet-read.js";
+import type { SheetEra, SheetRows } from "./sheet-rows.js";
 
 /** An uploaded file and the choices sent with it. */
 export type ImportInput = { fileName: string; bytes: Buffer; reading: SheetReading; asVerified: boolean };
 
-/** Reads a sheet file off the event loop (the audio pool's threads): its tabs of cells. */
-export type SheetReader = (bytes: Uint8Array, fileName: string) => Promise<SheetFile>;
+/** Reads a sheet file and decides its rows off the event loop (the audio pool's threads). */
+export type SheetReader = AudioPool["readSheetRows"];
 
 /** A batch still marked running after this long was cut off (the server stopped): it no longer blocks imports. */
 const STALE_RUN_MS = 30 * 60 * 1000;
@@ -80,14 +81,13 @@ export function createImportsService(deps: {
 
   /** A file's sheets read through the choices sent with it. */
   async function read(input: Pick<ImportInput, "fileName" | "bytes" | "reading">): Promise<SheetRows> {
-    let file: SheetFile;
     try {
-      file = await readSheet(input.bytes, input.fileName);
+      const remembered = await repo.rememberedMappings();
+      return (await readSheet({ bytes: input.bytes, fileName: input.fileName }, input.reading, remembered)).rows;
     } catch (err) {
       if (err instanceof SheetError) throw new AppError("bad_request", err.message);
       throw err;
     }
-    return readSheetRows(file, input.reading, (key) => repo.rememberedMapping(key));
   }
 
   /** The admin's own mappings are remembered for their header rows (a later file with the same header reads the same). */

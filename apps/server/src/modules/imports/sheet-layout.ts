@@ -70,6 +70,11 @@ const STAT_LABELS: Readonly<Record<string, Availability>> = {
   rumoured: "rumored",
 };
 
+/** Statistics start with a count: every other cell is refused before it is split. */
+const STARTS_WITH_COUNT = /^\s*\d/;
+/** A cell that may hold statistics: a line of a count, a space and a word ("2 Full"), first or below a name. */
+const mayHoldStats = (text: string) => /(?:^|\n)[ \t]*\d{1,6}[ \t]+[^\d\s]/.test(text);
+
 /** Longest cell read for statistics: a few short lines. */
 const STATS_CELL_CHARS = 1000;
 
@@ -79,7 +84,7 @@ const STATS_CELL_CHARS = 1000;
  * and a label, and one label at least is an availability: "4 Your Eyez Only" is an era's name, not a count.
  */
 export function parseEraStats(text: string): EraCount[] | null {
-  if (text.length > STATS_CELL_CHARS) return null;
+  if (text.length > STATS_CELL_CHARS || !STARTS_WITH_COUNT.test(text)) return null;
   const lines = text
     .split(/[\n·|;,]/)
     .map((line) => line.replace(/\s+/g, " ").trim())
@@ -98,10 +103,12 @@ export function parseEraStats(text: string): EraCount[] | null {
 /** The columns of a mapping: for each field, the indexes of the columns it maps. */
 type Columns = Partial<Record<ImportField, number[]>>;
 
-/** The cells of a row as text, with helpers over the columns of a field. */
+/** The cells of a row as text, with helpers over the columns of a field (each cell trimmed and judged once). */
 function rowReader(cells: string[], columns: Columns) {
-  const text = (i: number) => (cells[i] ?? "").trim();
-  const filled = (i: number) => text(i) !== "" && !isBlank(text(i));
+  const texts = cells.map((c) => c.trim());
+  const fills = texts.map((t) => t !== "" && !isBlank(t));
+  const text = (i: number) => texts[i] ?? "";
+  const filled = (i: number) => fills[i] ?? false;
   const indexes = (field: ImportField) => (columns[field] ?? []).filter((i) => i >= 0 && i < cells.length);
   const values = (field: ImportField) => indexes(field).filter(filled).map(text);
   return { text, filled, indexes, values };
@@ -152,6 +159,7 @@ function splitEraName(cell: string): { name: string; span: ReturnType<typeof par
 
 /** The statistics of an Era cell, and the era's name when the cell gives it on a line above them. */
 function statsCell(text: string): { counts: EraCount[]; name: string | null } | null {
+  if (!mayHoldStats(text)) return null;
   const counts = parseEraStats(text);
   if (counts) return { counts, name: null };
   const newline = text.indexOf("\n");
@@ -187,7 +195,8 @@ export function readEraHeader(cells: string[], columns: Columns): EraHeader | nu
       break;
     }
   }
-  if (!stats && !songData()) {
+  // Statistics in another cell count only on a row without song data (asked last: it reads every value).
+  if (!stats && cells.some((c, i) => !eraColumns.includes(i) && mayHoldStats(c)) && !songData()) {
     for (const [i] of cells.entries()) {
       if (eraColumns.includes(i) || !filled(i)) continue;
       stats = statsCell(text(i));
@@ -207,7 +216,7 @@ export function readEraHeader(cells: string[], columns: Columns): EraHeader | nu
     named = stats.name !== null ? splitEraName(stats.name) : nameAt >= 0 ? splitEraName(text(nameAt)) : null;
   } else {
     const eraAt = eraColumns[0];
-    if (eraAt === undefined || songData()) return null;
+    if (eraAt === undefined) return null;
     const era = splitEraName(text(eraAt));
     const titleAt = titleColumns[0];
     if (titleAt !== undefined && titleAt !== eraAt) {
@@ -219,6 +228,7 @@ export function readEraHeader(cells: string[], columns: Columns): EraHeader | nu
       else if (!era.span) era.span = title.span;
       era.more.push(...title.more);
     }
+    if (songData()) return null;
     nameAt = eraAt;
     named = era;
   }

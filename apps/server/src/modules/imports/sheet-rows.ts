@@ -1,4 +1,5 @@
-// Deciding what each row of a sheet means (issue 37): which tabs list songs, where each tab's header row is, which
+// Deciding what each row of a sheet means (issue 37), on the audio pool's threads (a sheet's rows are read in tens of
+// microseconds each: thousands of them would hold the event loop): which tabs list songs, where each tab's header row is, which
 // rows state an era rather than a song, the era a song belongs to (a blank Era cell continues the era above), and
 // each song row's values, identity and content hash. Reading the file is sheet-read.ts; applying is batch-apply.ts.
 import { createHash } from "node:crypto";
@@ -18,7 +19,6 @@ import {
   SONG_TAGS,
   type SongTag,
 } from "@unheard/shared";
-import { AppError } from "../../errors.js";
 import { nameKey } from "../../lib/text.js";
 import { parseDate } from "./cell-dates.js";
 import {
@@ -32,6 +32,7 @@ import {
   parseQuality,
   parseSoundcloud,
 } from "./cell-words.js";
+import { SheetError } from "./csv.js";
 import { guessMapping, headerWords } from "./header-mapping.js";
 import type { LeakValues } from "./imports.repo.js";
 import { classifyTab, findHeaderRow, readEraHeader, readSectionRow } from "./sheet-layout.js";
@@ -239,14 +240,14 @@ const headerCells = (row: string[] | undefined, width: number) =>
   Array.from({ length: width }, (_, i) => (row?.[i] ?? "").trim());
 
 /**
- * Read every tab of a sheet file: which are imported, each one's header row (found among the first rows, or as the
+ * Read every tab of a sheet file (`remembered`: the admins' mappings by header key): which are imported, each one's header row (found among the first rows, or as the
  * admin picked) and mapping (given, remembered for its header, or guessed), its era header rows and song rows.
  */
-export async function readSheetRows(
+export function readSheetRows(
   file: SheetFile,
   reading: SheetReading,
-  remembered: (headerKey: string) => Promise<string[] | undefined>,
-): Promise<SheetRows> {
+  remembered: Readonly<Record<string, readonly string[]>>,
+): SheetRows {
   const legend = legendOf(reading.legend);
   const oneTab = file.tabs.length === 1;
   const sheets: ImportSheet[] = [];
@@ -256,7 +257,7 @@ export async function readSheetRows(
   const mappings: TabMapping[] = [];
   for (const tab of file.tabs) {
     const width = Math.max(0, ...tab.rows.map((r) => r.length));
-    if (width > IMPORT_LIMITS.maxColumns) throw new AppError("bad_request", IMPORT_MESSAGES.tooManyColumns);
+    if (width > IMPORT_LIMITS.maxColumns) throw new SheetError(IMPORT_MESSAGES.tooManyColumns);
     const topRows = tab.rows.slice(0, TOP_ROWS).map((cells, i) => ({
       line: i + 1,
       cells: cells.slice(0, TOP_CELLS).map((c) => (c.length > 40 ? `${c.slice(0, 39)}…` : c)),
@@ -288,10 +289,10 @@ export async function readSheetRows(
     let mapping: ImportField[];
     let mappingSource: ImportSheet["mappingSource"];
     if (given) {
-      if (given.length !== width) throw new AppError("bad_request", IMPORT_MESSAGES.mappingLength);
+      if (given.length !== width) throw new SheetError(IMPORT_MESSAGES.mappingLength);
       [mapping, mappingSource] = [given, "given"];
     } else {
-      const kept = included ? await remembered(headerKey) : undefined;
+      const kept = included ? remembered[headerKey] : undefined;
       if (kept?.length === width && kept.every((f) => (IMPORT_FIELDS as readonly string[]).includes(f)))
         [mapping, mappingSource] = [kept as ImportField[], "remembered"];
       else [mapping, mappingSource] = [guessMapping(header), "guessed"];
@@ -356,7 +357,7 @@ export async function readSheetRows(
   }
   markDuplicates(rows);
   if (!sheets.some((s) => s.included)) problems.push(IMPORT_MESSAGES.noSongTabs);
-  else if (rows.length === 0 && problems.length === 0) throw new AppError("bad_request", IMPORT_MESSAGES.noRows);
+  else if (rows.length === 0 && problems.length === 0) throw new SheetError(IMPORT_MESSAGES.noRows);
   return {
     format: file.format,
     delimiter: file.delimiter,

@@ -31,9 +31,9 @@ import type { Viewer } from "../auth/viewer.js";
 import type { ApplyContext } from "../imports/batch-apply.js";
 import { previewOf } from "../imports/batch-plan.js";
 import type { ImportsRepo } from "../imports/imports.repo.js";
-import type { ImportsService } from "../imports/imports.service.js";
+import type { ImportsService, SheetReader } from "../imports/imports.service.js";
 import { SheetError, type SheetFile } from "../imports/sheet-read.js";
-import { readSheetRows, type SheetRows } from "../imports/sheet-rows.js";
+import type { SheetRows } from "../imports/sheet-rows.js";
 import type { SongsRepo } from "../songs/songs.repo.js";
 import { type LinkRow, SYNC_JOB, type SyncRepo } from "./sync.repo.js";
 import { changesCatalogue, type KnownRow, planSync, type SyncPlan } from "./sync-diff.js";
@@ -79,7 +79,7 @@ export function createTrackerSyncService(deps: {
   songs: SongsRepo;
   jobs: JobQueue;
   fetchPolicy: SheetFetchPolicy;
-  readSheet: (bytes: Uint8Array, fileName: string) => Promise<SheetFile>;
+  readSheet: SheetReader;
   log: FastifyBaseLogger;
   /** Fetches a sheet (tests count or fail fetches through it). */
   fetch?: typeof fetchSheet;
@@ -401,8 +401,12 @@ export function createTrackerSyncService(deps: {
           return;
         }
         try {
-          const file = await readSheet(fetched.bytes, fetched.fileName);
-          const sheet = await readSheetRows(file, readingOf(row), (key) => importsRepo.rememberedMapping(key));
+          const read = await readSheet(
+            { bytes: fetched.bytes, fileName: fetched.fileName },
+            readingOf(row),
+            await importsRepo.rememberedMappings(),
+          );
+          const [file, sheet] = [read.file as SheetFile, read.rows];
           if (sheet.problems.length > 0)
             throw new AppError("bad_request", `The sheet is not a tracker we can read: ${sheet.problems.join(" ")}`);
           await applyOrHold(row, sheet, file, validators, fetched.fileName);
@@ -426,7 +430,13 @@ export function createTrackerSyncService(deps: {
         throw new AppError("conflict", SYNC_MESSAGES.notAwaiting);
       const stored = JSON.parse(batch.plan) as StoredPlan;
       if (!stored.file) throw new AppError("conflict", SYNC_MESSAGES.notAwaiting);
-      const sheet = await readSheetRows(stored.file, stored.reading, (key) => importsRepo.rememberedMapping(key));
+      let sheet: SheetRows;
+      try {
+        sheet = (await readSheet({ file: stored.file }, stored.reading, await importsRepo.rememberedMappings())).rows;
+      } catch (err) {
+        if (err instanceof SheetError) throw new AppError("bad_request", err.message);
+        throw err;
+      }
       const now = nowIso();
       const plan = await database.tx(async (trx) => {
         const claimed = await trx
