@@ -1,5 +1,5 @@
 import type { LeakDetails, SuggestionValues } from "@unheard/shared";
-import { MESSAGES } from "@unheard/shared";
+import { LEAK_FIELDS, MESSAGES } from "@unheard/shared";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
@@ -110,13 +110,8 @@ export async function insertSuggestionUnchecked(
     genre: fields.genre,
     releaseDate: fields.releaseDate,
     soundcloudUrl: fields.soundcloudUrl,
-    era: fields.era,
-    producers: fields.producers,
-    features: fields.features,
-    leakDate: fields.leakDate,
-    availability: fields.availability,
-    quality: fields.quality,
-    notes: fields.notes,
+    // Every leak detail: one left out would read as emptied, and an approval would empty it on the song.
+    ...Object.fromEntries(LEAK_FIELDS.map((f) => [f, fields[f]])),
   };
   const id = newId();
   await trx

@@ -126,6 +126,59 @@ describeEachDialect("edit suggestions", (dialect) => {
     expect((await review(s.id, { action: "reject" })).statusCode).toBe(409);
   });
 
+  it("keeps every tracker detail a suggestion leaves as it was: only what it changes moves on approval", async () => {
+    const details = {
+      title: "Full Details",
+      artists: ["Detail Artist"],
+      genre: "Pop",
+      tags: "grail",
+      aliases: "Other Name",
+      references: "Ref Singer",
+      versionLabel: "V2",
+      fileDate: "2019-06",
+      trackLength: "3:05",
+      links: "https://files.example.com/a\nhttps://files.example.com/b",
+      notes: "Before",
+    };
+    const uploaded = await upload(ctx, owner.cookie, details);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const songId = uploaded.json().id;
+    const before = (await read(`/api/songs/${songId}`)).json();
+    expect(before).toMatchObject({ links: ["https://files.example.com/a", "https://files.example.com/b"] });
+    const { title, artists, genre } = details;
+    const all = {
+      title,
+      artists,
+      genre,
+      tags: before.tags,
+      aliases: before.aliases,
+      references: before.references,
+      versionLabel: before.versionLabel,
+      fileDate: before.fileDate,
+      trackLength: before.trackLength,
+      links: before.links,
+      notes: "After",
+      reason: "Better notes",
+    };
+    expect((await suggest(fan, songId, all)).statusCode).toBe(201);
+    const list = (
+      await ctx.app.inject({ method: "GET", url: "/api/edit-suggestions", headers: { cookie: admin.cookie } })
+    ).json();
+    const s = list.items.find((x: { songId: string }) => x.songId === songId);
+    expect(s.changedFields).toEqual(["notes"]);
+    expect((await review(s.id, { action: "approve" })).statusCode).toBe(200);
+    expect((await read(`/api/songs/${songId}`)).json()).toMatchObject({
+      notes: "After",
+      tags: ["grail"],
+      aliases: ["Other Name"],
+      references: ["Ref Singer"],
+      versionLabel: "V2",
+      fileDate: "2019-06",
+      trackLength: 185,
+      links: ["https://files.example.com/a", "https://files.example.com/b"],
+    });
+  });
+
   it("rejects without touching the song", async () => {
     const songId = (await upload(ctx, owner.cookie, { title: "Keep Me", artists: ["Keeper"] })).json().id;
     const id = (

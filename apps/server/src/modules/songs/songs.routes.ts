@@ -261,6 +261,7 @@ export function songsRoutes(
           availability: fields.availability?.[0] ?? null,
           quality: fields.quality?.[0] ?? null,
           notes: fields.notes?.[0] ?? null,
+          links: names(fields.links),
         });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
