@@ -1,14 +1,16 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { Song } from "@unheard/shared";
-import { as, expect } from "./support/fixtures";
+import { as, expect, unique } from "./support/fixtures";
 import { apiAs } from "./support/members";
 import { test } from "./support/pending-lock";
+import { uploadSong } from "./support/songs";
 
 // Issue 28: WCAG 2.2 AA (docs/ACCESSIBILITY.md). axe-core checks every page of the app, and the dialogs, menus,
 // popups and toasts that open on them, for each role (visitor, listener, admin, super admin), on a desktop and on a
-// phone. A serious or critical violation fails the test, named by rule, element and page. Nothing here changes data:
-// dialogs are opened and left unsent. Each test checks several pages in one browser page, to keep the run short.
+// phone. A serious or critical violation fails the test, named by rule, element and page. Nothing here changes data
+// (but one song of a new artist per worker, for issue 37's changelog and links): dialogs are opened and left unsent.
+// Each test checks several pages in one browser page, to keep the run short.
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 // WCAG 2.5.3 (label in name): axe keeps this rule among its experimental ones, off unless asked for.
@@ -40,6 +42,10 @@ type Ids = {
   placeholder: string;
   /** One of Nova Reyes's named eras (its own page: ?era=). */
   era: string;
+  /** Issue 37: a verified song with links and a year-only leak date, edited from snippet to full. */
+  linked: string;
+  /** Its artist: a tracker with an Updates panel of three lines (upload, two edits). */
+  changed: string;
 };
 
 let idsOnce: Promise<Ids> | undefined;
@@ -54,7 +60,38 @@ async function getJson<T>(api: APIRequestContext, url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/**
+ * Issue 37: a song of a new artist, uploaded and verified by the admin and edited twice (links, a year-only leak
+ * date, snippet → full), so its page lists links and its artist's Updates has lines of each kind of source.
+ */
+async function changelogSong(): Promise<{ linked: string; changed: string }> {
+  const admin = await apiAs("admin");
+  try {
+    const song = await uploadSong(admin, { title: `Undertow ${unique()}`, artists: [`A11y Tracker ${unique()}`] });
+    const edit = async (change: Record<string, unknown>) => {
+      const res = await admin.patch(`/api/songs/${song.id}`, {
+        data: { title: song.title, artists: song.artists.map((a) => a.name), genre: song.genre, ...change },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+    };
+    await edit({ availability: "snippet", quality: "low", comment: "A snippet" });
+    const verified = await admin.post(`/api/songs/${song.id}/verify`);
+    expect(verified.status(), await verified.text()).toBe(200);
+    await edit({
+      availability: "full",
+      quality: "cd_quality",
+      leakDate: "2019",
+      links: ["https://pixeldrain.com/u/a11y-full", "https://www.example.org/mirror/undertow"],
+      comment: "The full song",
+    });
+    return { linked: song.id, changed: song.artists[0]?.id ?? "" };
+  } finally {
+    await admin.dispose();
+  }
+}
+
 async function lookUpIds(): Promise<Ids> {
+  const changelog = changelogSong();
   const listener = await apiAs("listener");
   try {
     // Seeded songs are dated before the server started; other specs' songs may change or go while this one runs.
@@ -77,6 +114,7 @@ async function lookUpIds(): Promise<Ids> {
       artist: nova,
       placeholder: kid.artists.find((a) => a.name === "Kid Halcyon")?.id,
       era: tracker?.eras.find((e) => e.name)?.name ?? undefined,
+      ...(await changelog),
     };
     const missing = Object.entries(ids).filter(([, id]) => !id);
     if (missing.length > 0) throw new Error(`The demo data lacks what this spec needs: ${missing.map(([k]) => k)}`);
@@ -101,6 +139,27 @@ type View = {
 };
 
 const DIALOG = '[role="dialog"], [role="alertdialog"]';
+
+/** A `tracker_update` notification as the server sends it (issue 37). */
+const TRACKER_UPDATE = {
+  id: "a11y-tracker-update",
+  kind: "tracker_update",
+  payload: {
+    artistId: "a11y-artist",
+    artistName: "Mara Quill",
+    batchId: "a11y-batch",
+    source: "sync",
+    summary: "2 new songs, 1 upgrade",
+    items: [
+      { songId: "s1", summary: "New: Night Ferry (snippet, LQ)" },
+      { songId: "s2", summary: "New: Glass Tide (full, HQ)" },
+      { songId: "s3", summary: "Undertow: snippet → full, CD quality" },
+    ],
+    more: 0,
+  },
+  read: false,
+  createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+};
 
 /** Press a button in the main area and wait for the dialog it opens. */
 function dialog(button: string | RegExp, name: string | RegExp, role: "dialog" | "alertdialog" = "dialog") {
@@ -140,6 +199,10 @@ const VIEWS: View[] = [
   { name: "era page", path: (ids) => `/artists/${ids.artist}?era=${encodeURIComponent(ids.era)}`, roles: ["visitor"] },
   { name: "unclaimed artist", path: (ids) => `/artists/${ids.placeholder}`, roles: ["visitor", "admin"] },
   { name: "page not found", path: () => "/no/such/page", roles: ["visitor"] },
+  // Issue 37: every change told (Recent changes, an artist's Updates), a song's links.
+  { name: "recent changes", path: () => "/changes", roles: ["visitor", "listener"] },
+  { name: "artist updates", path: (ids) => `/artists/${ids.changed}`, roles: ["visitor", "listener"] },
+  { name: "song with links", path: (ids) => `/song/${ids.linked}`, roles: ["visitor"] },
   // Issue 29: the player bar (the whole page with it) and its queue panel.
   { name: "player bar", path: () => "/", roles: ["visitor", "listener"], open: playFirst },
   {
@@ -229,6 +292,25 @@ const VIEWS: View[] = [
     open: async (page) => {
       await page.getByRole("button", { name: /^Notifications/ }).click();
       await expect(page.getByRole("dialog", { name: "Notifications" })).toBeVisible();
+    },
+    scope: DIALOG,
+  },
+  {
+    // Issue 37: a followed artist's tracker changed. The list's first page gets one such notification on top (the
+    // listener follows no synced tracker, and this spec changes nothing of theirs).
+    name: "notifications, a tracker update",
+    path: () => "/about",
+    roles: ["listener"],
+    open: async (page) => {
+      await page.route(/\/api\/notifications\?limit=20$/, async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as { items: unknown[] };
+        body.items.unshift(TRACKER_UPDATE);
+        await route.fulfill({ response: res, json: body });
+      });
+      await page.getByRole("button", { name: /^Notifications/ }).click();
+      const list = page.getByRole("dialog", { name: "Notifications" });
+      await expect(list.getByRole("link", { name: /^Mara Quill's tracker: 2 new songs, 1 upgrade/ })).toBeVisible();
     },
     scope: DIALOG,
   },

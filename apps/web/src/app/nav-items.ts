@@ -6,6 +6,7 @@ import {
   Flag,
   Gauge,
   Heart,
+  History,
   Hourglass,
   House,
   Info,
@@ -25,6 +26,8 @@ export type NavItem = { to: string; label: string; icon: LucideIcon; end?: boole
 
 const home: NavItem = { to: "/", label: "Home", icon: House, end: true };
 const about: NavItem = { to: "/about", label: "About", icon: Info };
+/** Every artist's changelog (issue 37). */
+const changes: NavItem = { to: "/changes", label: "Recent changes", icon: History };
 const favorites: NavItem = { to: "/favorites", label: "Favorites", icon: Heart };
 const profile: NavItem = { to: "/profile", label: "Profile", icon: User };
 /** A visitor's way in. */
@@ -35,10 +38,13 @@ const accountItems: NavItem[] = [
 const pending = (label: string): NavItem => ({ to: "/pending", label, icon: Hourglass });
 const upload = (label: string): NavItem => ({ to: "/upload", label, icon: Upload });
 
-/** Side menu links of spec §2: Home and About always, then the signed-in or visitor links. */
+/**
+ * Side menu links of spec §2: Home, Recent changes (a browse page beside it) and About always, then the signed-in or
+ * visitor links.
+ */
 export function mainNavItems(me: Me | null): NavItem[] {
-  if (!me) return [home, about, ...accountItems, { to: "/landing", label: "Join Waitlist", icon: Sparkles }];
-  return [home, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
+  if (!me) return [home, changes, about, ...accountItems, { to: "/landing", label: "Join Waitlist", icon: Sparkles }];
+  return [home, changes, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
 }
 
 /** The 'Admin Controls' links; empty for non-admins, longer for super admins. */

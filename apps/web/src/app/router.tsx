@@ -60,6 +60,7 @@ const openScreens: RouteObject[] = [
   screen(P.profile, () => import("../features/accounts/profile-page"), "ProfilePage"),
   screen(P.song, () => import("../features/songs/song-page"), "SongPage"),
   screen(P.artist, () => import("../features/artists/artist-page"), "ArtistPage"),
+  screen(P.changes, () => import("../features/changes/changes-page"), "ChangesPage"),
   screen(P.waitlist, () => import("../features/waitlist/waitlist-page"), "WaitlistPage"),
   screen("*", () => import("./not-found-page"), "NotFoundPage"),
 ];

@@ -6,13 +6,16 @@ import {
   EyeOff,
   FilePenLine,
   FileUp,
+  Link2,
   type LucideIcon,
   Mic2,
+  RefreshCw,
   RotateCcw,
   ScrollText,
   ShieldQuestion,
   ShieldX,
   Trash2,
+  Unlink,
   UserCheck,
   UserCog,
   UserX,
@@ -20,6 +23,7 @@ import {
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { linkParts } from "../../lib/format";
 import { QueryListPage } from "../../ui/query-list-page";
 import { ROLE_LABELS } from "../accounts/role-labels";
 import { formatDateTime } from "../moderation/format";
@@ -61,6 +65,13 @@ const ACTIONS: Record<string, ActionInfo> = {
   "artist.unverified": { label: "Unverified an artist", icon: Mic2, tone: TONE.neutral },
   "import.run": { label: "Imported a tracker spreadsheet", icon: FileUp, tone: TONE.good },
   "import.undone": { label: "Undid an import", icon: RotateCcw, tone: TONE.removed },
+  // Trackers linked to published sheets (issue 37).
+  "import.synced": { label: "Synced a linked tracker", icon: RefreshCw, tone: TONE.good },
+  "import.approved": { label: "Approved a tracker sync", icon: Check, tone: TONE.good },
+  "import.rejected": { label: "Rejected a tracker sync", icon: X, tone: TONE.neutral },
+  "tracker.linked": { label: "Linked a tracker sheet", icon: Link2, tone: TONE.edit },
+  "tracker.changed": { label: "Changed a tracker link", icon: Link2, tone: TONE.edit },
+  "tracker.unlinked": { label: "Unlinked a tracker sheet", icon: Unlink, tone: TONE.removed },
 };
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
@@ -119,6 +130,23 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         {formatDateTime(entry.createdAt)}
       </time>
     </li>
+  );
+}
+
+/** A tracker link's entry: the artist's page and the sheet's host (the address whole on hover). */
+function trackerTarget(d: Record<string, unknown>): ReactNode {
+  const url = str(d.url);
+  const host = url ? (linkParts(url)?.host ?? url) : undefined;
+  const artistId = str(d.artistId);
+  const sheet = host ? <span title={url}>{host}</span> : "A tracker sheet";
+  if (!artistId) return sheet;
+  return (
+    <>
+      <Link to={`/artists/${encodeURIComponent(artistId)}`} className={linkClass}>
+        The artist's tracker
+      </Link>{" "}
+      · {sheet}
+    </>
   );
 }
 
@@ -188,6 +216,18 @@ function target(entry: AuditEntry): ReactNode {
     return `${str(d.fileName) ?? "A file"}: ${Number(d.created ?? 0)} created, ${Number(d.updated ?? 0)} updated`;
   if (entry.action === "import.undone")
     return `${str(d.fileName) ?? "A file"}: ${Number(d.deleted ?? 0)} deleted, ${Number(d.restored ?? 0)} restored`;
+  if (entry.action === "import.synced") {
+    const counts = [
+      `${Number(d.created ?? 0)} created`,
+      `${Number(d.updated ?? 0)} updated`,
+      ...(Number(d.removed ?? 0) > 0 ? [`${Number(d.removed)} removed from the tracker`] : []),
+      ...(Number(d.renamed ?? 0) > 0 ? [`${Number(d.renamed)} renamed`] : []),
+    ];
+    return `${str(d.fileName) ?? "A linked sheet"}: ${counts.join(", ")}`;
+  }
+  if (entry.action === "import.approved" || entry.action === "import.rejected")
+    return str(entry.targetLabel) ?? "A sync of a linked sheet";
+  if (entry.action.startsWith("tracker.")) return trackerTarget(d);
   if (entry.action === "song.deleted") return str(d.title) ?? "A song";
   if (entry.targetType === "user") return targetPerson(entry, "An account that no longer exists");
   if (songId) {

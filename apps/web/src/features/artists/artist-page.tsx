@@ -9,6 +9,7 @@ import { usePageTitle } from "../../ui/page";
 import { ResourcePage } from "../../ui/resource-page";
 import { ArtistAdminTools } from "./artist-admin-tools";
 import { ArtistAvatar } from "./artist-avatar";
+import { ArtistChangelog } from "./artist-changelog";
 import { ArtistFollowButton } from "./artist-follow-button";
 import { ArtistSocialLinks } from "./artist-social-links";
 import { ArtistTrackerSection } from "./artist-tracker";
@@ -18,8 +19,8 @@ import { useArtist } from "./artists";
 const ArtistEditDialog = lazyDialog(() => import("./artist-edit-dialog").then((m) => m.ArtistEditDialog));
 
 /**
- * /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, and the tracker (eras, table
- * or the song cards).
+ * /artists/:artistId: name, badge, bio, counts, links, Follow, the edit and admin tools, the tracker (eras, table
+ * or the song cards) and its Updates (issue 37).
  */
 export function ArtistPage() {
   const { artistId = "" } = useParams();
@@ -96,6 +97,8 @@ function ArtistView({ artist }: { artist: Artist }) {
       <ArtistAdminTools artist={artist} />
 
       <ArtistTrackerSection artist={artist} />
+
+      <ArtistChangelog artist={artist} />
 
       {artist.canEdit ? <ArtistEditDialog artist={artist} open={editing} onOpenChange={setEditing} /> : null}
     </div>

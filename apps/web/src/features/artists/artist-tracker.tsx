@@ -9,10 +9,11 @@ import {
   type TrackerSong,
 } from "@unheard/shared";
 import { clsx } from "clsx";
-import { Download, LayoutGrid, type LucideIcon, Pencil, Rows3, Table2 } from "lucide-react";
+import { Download, LayoutGrid, type LucideIcon, Pencil, RefreshCw, Rows3, Table2 } from "lucide-react";
 import { type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { formatReleaseDate, plural } from "../../lib/format";
+import { formatDateTime, formatPartialDate, plural } from "../../lib/format";
+import { RelativeTime, useNow } from "../../lib/relative-time";
 import { Button, buttonClass } from "../../ui/button";
 import { lazyDialog } from "../../ui/lazy-dialog";
 import { LoadError } from "../../ui/list-states";
@@ -24,8 +25,8 @@ import { PlayAllButton, TrackPlayButton } from "../player/track-play-button";
 import { ArtistTracks } from "./artist-tracks";
 import { artistTrackerCsvUrl, useArtistTracker } from "./artists";
 import type { NamedEra } from "./era-edit-dialog";
-import { eraSpan, type TrackerView, usedTags, viewFromParams } from "./tracker-model";
-import { AvailabilityBadge, CountsLine, QualityBadge, SongName } from "./tracker-parts";
+import { eraSpan, sheetCountsLine, type TrackerView, usedTags, viewFromParams } from "./tracker-model";
+import { AvailabilityBadge, CountsLine, QualityBadge, RemovedBadge, SongName } from "./tracker-parts";
 import { TrackerTable } from "./tracker-table";
 
 /** The era dialog (and its form library), loaded on first open. */
@@ -120,6 +121,7 @@ function Tracker({ artist, tracker, cards }: { artist: Artist; tracker: ArtistTr
           <p className="text-sm font-semibold text-white">{plural(tracker.total, "song")}</p>
           <CountsLine counts={tracker.counts} className="text-sm text-zinc-300" />
         </div>
+        {tracker.sync ? <SyncNote sync={tracker.sync} /> : null}
         {tags.length > 0 ? (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 text-sm">
             <span id={legendId} className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
@@ -158,6 +160,31 @@ function Tracker({ artist, tracker, cards }: { artist: Artist; tracker: ArtistTr
       {view === "table" ? <TrackerTable artist={artist} tracker={tracker} /> : null}
       {view === "cards" ? cards : null}
     </TrackerFrame>
+  );
+}
+
+/**
+ * The tracker is kept in step with the community's sheet (issue 37): said under its counts, with when the sheet was
+ * last checked ('5 min ago', its exact time in the title) and last changed. The times depend on the reader's clock
+ * and zone: they show once the page is in the browser (relative-time.tsx), so the server's HTML hydrates as it is.
+ */
+function SyncNote({ sync }: { sync: NonNullable<ArtistTracker["sync"]> }) {
+  const inBrowser = useNow() !== null;
+  const changed =
+    inBrowser && sync.lastChangedAt ? `The sheet last changed ${formatDateTime(sync.lastChangedAt)}` : undefined;
+  return (
+    <p className="flex items-center gap-1.5 text-xs text-zinc-400" data-testid="tracker-sync-note" title={changed}>
+      <RefreshCw aria-hidden className="size-3.5 shrink-0 text-emerald-300" />
+      <span>
+        Kept in step with the community tracker
+        {inBrowser && sync.lastCheckedAt ? (
+          <>
+            {" · checked "}
+            <RelativeTime iso={sync.lastCheckedAt} />
+          </>
+        ) : null}
+      </span>
+    </p>
   );
 }
 
@@ -286,6 +313,11 @@ function EraSection({
             <span>{plural(era.songs.length, "song")}</span>
             <CountsLine counts={era.counts} className="text-zinc-400" />
           </div>
+          {era.sheetCounts.length > 0 ? (
+            <p className="text-xs text-zinc-400" data-testid="era-sheet-counts">
+              The sheet counts {sheetCountsLine(era.sheetCounts)}
+            </p>
+          ) : null}
           {era.description ? (
             <p className="mt-1 max-w-3xl text-sm leading-relaxed break-words whitespace-pre-line text-zinc-300">
               {era.description}
@@ -326,7 +358,7 @@ function sameEra(a: string, b: string): boolean {
 
 /** One song of an era: marks, title, version, other artists; availability, quality, leak date, length. */
 function EraSongRow({ song, artist }: { song: TrackerSong; artist: Artist }) {
-  const leak = formatReleaseDate(song.leakDate, "");
+  const leak = formatPartialDate(song.leakDate, "");
   return (
     <li className="flex flex-col gap-1.5 px-4 py-2.5 hover:bg-white/[0.02] sm:flex-row sm:items-center sm:gap-4 md:px-5">
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-0.5">
@@ -340,6 +372,7 @@ function EraSongRow({ song, artist }: { song: TrackerSong; artist: Artist }) {
         {song.with.length > 0 ? (
           <span className="min-w-0 truncate text-xs text-zinc-400">with {song.with.join(", ")}</span>
         ) : null}
+        {song.removedFromTracker ? <RemovedBadge /> : null}
       </div>
       {/* From sm up, fixed slots: the badges, dates and lengths of an era's rows line up as columns. */}
       <div className="flex shrink-0 flex-wrap items-center gap-1.5 text-xs text-zinc-400 sm:grid sm:grid-cols-[5.5rem_7rem_6rem_3rem] sm:gap-2">

@@ -2,9 +2,11 @@ import type { ArtistTracker, TrackerSong } from "@unheard/shared";
 import { describe, expect, it } from "vitest";
 import {
   countsLine,
+  countWords,
   eraSpan,
   filterRows,
   nextSort,
+  sheetCountsLine,
   sortRows,
   type TableState,
   tableFromParams,
@@ -31,12 +33,15 @@ const song = (id: string, over: Partial<TrackerSong> = {}): TrackerSong => ({
   notes: null,
   hasAudio: false,
   coverUrl: "",
+  links: [],
+  removedFromTracker: false,
   ...over,
 });
 
 const tracker: ArtistTracker = {
   total: 5,
   truncated: false,
+  sync: null,
   counts: [],
   eras: [
     {
@@ -48,6 +53,7 @@ const tracker: ArtistTracker = {
       startsOn: null,
       endsOn: null,
       counts: [],
+      sheetCounts: [],
       songs: [
         song("Paper Moons", { tags: ["special"], availability: "snippet", leakDate: "2022-07-14", quality: "low" }),
         song("Éclair", {
@@ -67,6 +73,7 @@ const tracker: ArtistTracker = {
       startsOn: null,
       endsOn: null,
       counts: [],
+      sheetCounts: [],
       songs: [
         song("Tidewater", { tags: ["best", "grail"], availability: "full", leakDate: "2019-09-30" }),
         song("undertow", { availability: "og_file", quality: "cd_quality" }),
@@ -81,6 +88,7 @@ const tracker: ArtistTracker = {
       startsOn: null,
       endsOn: null,
       counts: [],
+      sheetCounts: [],
       songs: [song("Loose End", { tags: ["best"] })],
     },
   ],
@@ -102,6 +110,22 @@ describe("the tracker's words", () => {
     ).toBe("12 OG files · 30 full · 2 beat only · 1 snippet · 4 unknown");
     expect(countsLine([{ availability: "og_file", count: 1 }])).toBe("1 OG file");
     expect(countsLine([])).toBe("");
+    // Issue 37: a stem bounce is a thing, counted like a snippet.
+    expect(countWords("stem_bounce", 2)).toBe("2 stem bounces");
+    expect(countWords("stem_bounce", 1)).toBe("1 stem bounce");
+  });
+
+  it("says the counts a sheet states for an era in its own words, its (s) settled by the count", () => {
+    expect(
+      sheetCountsLine([
+        { count: 1, label: "OG File(s)" },
+        { count: 2, label: "Full" },
+        { count: 3, label: "Snippet(s)" },
+        { count: 1, label: "Unavailable" },
+      ]),
+    ).toBe("1 OG file · 2 full · 3 snippets · 1 unavailable");
+    expect(sheetCountsLine([{ count: 1200, label: "Stem  Bounce(s)" }])).toBe("1,200 stem bounces");
+    expect(sheetCountsLine([])).toBe("");
   });
 
   it("gives an era's span by month: a range, one month, or nothing", () => {
@@ -109,8 +133,10 @@ describe("the tracker's words", () => {
     expect(eraSpan("2019-09-01", "2019-09-30")).toBe("Sep 2019");
     expect(eraSpan(null, "2020-01-15")).toBe("Jan 2020");
     expect(eraSpan(null, null)).toBe("");
-    // An era's own dates may name a month only.
+    // An era's own dates may name a month only, or a year (issue 37).
     expect(eraSpan("2019-09", "2020-02")).toBe("Sep 2019 – Feb 2020");
+    expect(eraSpan("2019", "2020-03-02")).toBe("2019 – Mar 2020");
+    expect(eraSpan("2019", "2019")).toBe("2019");
   });
 
   it("lists the tags in use in their own order", () => {
@@ -160,6 +186,19 @@ describe("the tracker's table", () => {
       "Loose End",
     ]);
     expect(ids(sortRows(rows, null, "desc"))).toEqual(ids(rows));
+  });
+
+  it("sorts partial leak dates by time, a year before the months of that year", () => {
+    const partial = [
+      { ...song("June 5"), era: null, leakDate: "2019-06-05" },
+      { ...song("Year"), era: null, leakDate: "2019" },
+      { ...song("Older"), era: null, leakDate: "2018-12-31" },
+      { ...song("June"), era: null, leakDate: "2019-06" },
+      { ...song("Unknown"), era: null, leakDate: null },
+      { ...song("Later"), era: null, leakDate: "2020" },
+    ];
+    expect(ids(sortRows(partial, "leak", "asc"))).toEqual(["Older", "Year", "June", "June 5", "Later", "Unknown"]);
+    expect(ids(sortRows(partial, "leak", "desc"))).toEqual(["Later", "June 5", "June", "Year", "Older", "Unknown"]);
   });
 
   it("turns a sorted column around and starts another ascending", () => {

@@ -10,6 +10,7 @@ import {
   type TrackerCounts,
   type TrackerSong,
 } from "@unheard/shared";
+import { partialDateOrder } from "../../lib/format";
 
 // The artist page's tracker (issue 27 part 3), without React: words, spans, and the table's filters and sorting.
 
@@ -19,8 +20,8 @@ export const TRACKER_AVAILABILITY_LABELS: Readonly<Record<TrackerAvailability, s
   unknown: "Unknown",
 };
 
-/** The availabilities counted as things ("3 snippets"); the others are states ("3 full", "3 rumored"). */
-const COUNTABLE: ReadonlySet<TrackerAvailability> = new Set(["og_file", "snippet"]);
+/** The availabilities counted as things ("3 snippets", "2 stem bounces"); the others are states ("3 full"). */
+const COUNTABLE: ReadonlySet<TrackerAvailability> = new Set(["og_file", "stem_bounce", "snippet"]);
 
 /** A label lower-cased for running text, an acronym kept ("OG file" -> "OG file", "Beat only" -> "beat only"). */
 function inText(label: string): string {
@@ -46,19 +47,37 @@ export function countsLine(counts: TrackerCounts): string {
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** 'YYYY-MM-DD' or 'YYYY-MM' as 'Sep 2019'; null unless it is such a date. */
-function monthOf(date: string | null): string | null {
+/** 'YYYY-MM-DD' or 'YYYY-MM' as 'Sep 2019', 'YYYY' as '2019' (all that is known of it); null unless such a date. */
+function periodOf(date: string | null): string | null {
+  if (date && /^\d{4}$/.test(date)) return date;
   const m = date ? /^(\d{4})-(\d{2})(?:-\d{2})?$/.exec(date) : null;
   const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
   return m && month ? `${month} ${m[1]}` : null;
 }
 
-/** An era's span of leaks: 'Sep 2019 – Jul 2022', one month when it is one ('Sep 2019'), '' when unknown. */
+/**
+ * An era's span of leaks: 'Sep 2019 – Jul 2022', one month when it is one ('Sep 2019'), a year when only the year is
+ * known ('2019 – Mar 2020'), '' when unknown.
+ */
 export function eraSpan(from: string | null, to: string | null): string {
-  const a = monthOf(from);
-  const b = monthOf(to);
+  const a = periodOf(from);
+  const b = periodOf(to);
   if (a && b) return a === b ? a : `${a} – ${b}`;
   return a ?? b ?? "";
+}
+
+/**
+ * One of the counts a tracker sheet states for an era, as running text: the sheet's own label, lower-cased but for
+ * acronyms, its "(s)" settled by the count ('1 OG File(s)' -> '1 OG file', '2 Snippet(s)' -> '2 snippets').
+ */
+export function sheetCountWords({ count, label }: { count: number; label: string }): string {
+  const text = inText(label.replace(/\s+/g, " ").trim()).replace(/\(s\)/gi, count === 1 ? "" : "s");
+  return `${count.toLocaleString("en-US")} ${text}`;
+}
+
+/** The sheet's counts of an era as one line, in its order: '1 OG file · 2 full · 1 snippet' ('' when none). */
+export function sheetCountsLine(counts: readonly { count: number; label: string }[]): string {
+  return counts.map(sheetCountWords).join(" · ");
 }
 
 /** The tags the tracker's songs carry, in SONG_TAGS order (its legend shows these). */
@@ -159,7 +178,8 @@ function sortValue(row: TrackerRow, key: SortKey): string | number | null {
     case "name":
       return row.title;
     case "leak":
-      return row.leakDate;
+      // A year alone sorts before the months of that year (partialDateOrder).
+      return partialDateOrder(row.leakDate);
     case "availability":
       // Most circulating first, the tracker's order; a song that says nothing is "unknown", last of all.
       return TRACKER_AVAILABILITY_ORDER.indexOf(row.availability ?? "unknown");

@@ -76,6 +76,7 @@ export function SongName({
 /** The tones of the availability badges: what circulates whole is greener, what is only talked about greyer. */
 const AVAILABILITY_TONES: Record<Availability, string> = {
   og_file: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/30",
+  stem_bounce: "bg-green-500/15 text-green-200 ring-green-400/30",
   full: "bg-teal-500/15 text-teal-200 ring-teal-400/30",
   tagged: "bg-sky-500/15 text-sky-200 ring-sky-400/30",
   beat_only: "bg-indigo-500/15 text-indigo-200 ring-indigo-400/30",
@@ -95,6 +96,21 @@ export function AvailabilityBadge({ value }: { value: Availability | null }) {
     <span className={clsx(badgeBase, AVAILABILITY_TONES[value])}>
       <span className="sr-only">Available: </span>
       {TRACKER_AVAILABILITY_LABELS[value]}
+    </span>
+  );
+}
+
+/**
+ * "Removed from the tracker" (issue 37): the linked sheet no longer lists the song, which stays on Unheard. Said in
+ * words, not by colour alone.
+ */
+export function RemovedBadge() {
+  return (
+    <span
+      data-testid="removed-from-tracker"
+      className={clsx(badgeBase, "bg-rose-500/10 font-medium text-rose-200 ring-rose-400/30")}
+    >
+      Removed from the tracker
     </span>
   );
 }

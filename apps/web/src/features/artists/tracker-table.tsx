@@ -12,7 +12,7 @@ import { clsx } from "clsx";
 import { ArrowDown, ArrowUp, ChevronsUpDown } from "lucide-react";
 import { type ReactNode, useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { formatReleaseDate } from "../../lib/format";
+import { formatPartialDate } from "../../lib/format";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/field";
 import { SearchInput } from "../../ui/search-input";
@@ -34,7 +34,7 @@ import {
   tableToParams,
   trackerRows,
 } from "./tracker-model";
-import { AvailabilityBadge, QualityBadge, SongName } from "./tracker-parts";
+import { AvailabilityBadge, QualityBadge, RemovedBadge, SongName } from "./tracker-parts";
 
 /** The names of the sortable columns, as their headers and the sort select say them. */
 const SORT_LABELS: Record<SortKey, string> = {
@@ -266,7 +266,7 @@ function SortHeader({
 
 /** One song: a table row from `lg`, a stacked card below (name first, empty cells left out). */
 function Row({ row, artist }: { row: TrackerRow; artist: { id: string; name: string } }) {
-  const leak = formatReleaseDate(row.leakDate, "");
+  const leak = formatPartialDate(row.leakDate, "");
   const cell = (label: string, empty: boolean, className?: string) => ({
     "data-label": label,
     className: clsx(
@@ -295,6 +295,11 @@ function Row({ row, artist }: { row: TrackerRow; artist: { id: string; name: str
             ) : null}
             {row.aliases.length > 0 ? (
               <span className="block text-xs text-zinc-400">aka {row.aliases.join(", ")}</span>
+            ) : null}
+            {row.removedFromTracker ? (
+              <span className="mt-1 block">
+                <RemovedBadge />
+              </span>
             ) : null}
           </span>
         </span>

@@ -12,6 +12,7 @@ import {
   type SuggestionValues,
 } from "@unheard/shared";
 import { format, isValid, parseISO } from "date-fns";
+import { formatPartialDate } from "../../lib/format";
 
 /** Spec §9 date display, e.g. 'Mar 5, 2025'; 'Not set' when missing or unreadable. */
 export function formatDate(iso: string | null | undefined): string {
@@ -58,6 +59,8 @@ export const SUGGESTION_FIELDS = [
   { key: "availability", label: "Availability" },
   { key: "quality", label: "Audio Quality" },
   { key: "notes", label: "Notes" },
+  // Issue 37.
+  { key: "links", label: "Links" },
 ] as const satisfies readonly { key: keyof SuggestionValues; label: string }[];
 export type SuggestionFieldKey = (typeof SUGGESTION_FIELDS)[number]["key"];
 
@@ -76,8 +79,9 @@ export function suggestionValue(values: SuggestionValues, key: SuggestionFieldKe
 }
 
 /**
- * A field's recorded value as people read it: dates as 'Mar 5, 2025', choices and tags by their labels, the
- * track length as m:ss, lists joined with ", "; null when it has none. Unknown values show as recorded.
+ * A field's recorded value as people read it: dates as 'Mar 5, 2025' (leak and file dates as precise as they are
+ * known: '2019', 'Jun 2019'), choices and tags by their labels, the track length as m:ss, lists (links too) joined
+ * with ", "; null when it has none. Unknown values show as recorded.
  */
 export function formatSuggestionValue(values: SuggestionValues, key: SuggestionFieldKey): string | null {
   const value = values[key];
@@ -89,9 +93,10 @@ export function formatSuggestionValue(values: SuggestionValues, key: SuggestionF
   if (text === null) return null;
   switch (key) {
     case "releaseDate":
+      return formatDate(text);
     case "leakDate":
     case "fileDate":
-      return formatDate(text);
+      return formatPartialDate(text, text);
     case "availability":
       return AVAILABILITY_LABELS[text as Availability] ?? text;
     case "quality":

@@ -1,9 +1,10 @@
 import type { AppNotification, NotificationKind } from "@unheard/shared";
 import { clsx } from "clsx";
 import { differenceInSeconds, formatDistanceToNowStrict, isValid, parseISO } from "date-fns";
-import { BadgeCheck, Clock, Disc3, Flag, Pencil } from "lucide-react";
+import { BadgeCheck, Clock, Disc3, Flag, ListPlus, Pencil } from "lucide-react";
 import type { ComponentType, ReactNode } from "react";
 import { Link } from "react-router";
+import { trackerUpdateText } from "./tracker-update";
 
 /** Readable names of the notification kinds, as the profile's settings list them. */
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string; description: string }> = {
@@ -24,6 +25,10 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
     label: "Edit suggestions reviewed",
     description: "When an admin approves or rejects your suggested edit.",
   },
+  tracker_update: {
+    label: "Tracker updates",
+    description: "New songs and upgrades when a followed artist's tracker changes.",
+  },
 };
 
 const ICONS: Record<NotificationKind, ComponentType<{ className?: string; "aria-hidden"?: boolean }>> = {
@@ -32,16 +37,21 @@ const ICONS: Record<NotificationKind, ComponentType<{ className?: string; "aria-
   song_unverified: Clock,
   report_processed: Flag,
   suggestion_processed: Pencil,
+  tracker_update: ListPlus,
 };
 
 function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-/** What a notification says, as parts to render (the song title stands out) and as plain text. */
-export function describeNotification(n: AppNotification): { body: ReactNode; text: string; songId: string } {
+/**
+ * What a notification says, as parts to render (the song title stands out) and as plain text, and where it leads:
+ * its song, or (a tracker update) the artist's page.
+ */
+export function describeNotification(n: AppNotification): { body: ReactNode; text: string; to: string } {
   const p = n.payload;
   const songId = str(p.songId);
+  const to = songId ? `/song/${encodeURIComponent(songId)}` : "";
   const title = str(p.songTitle) || "a song";
   const quoted = `“${title}”`;
   const strong = <span className="font-semibold text-white">{quoted}</span>;
@@ -57,13 +67,13 @@ export function describeNotification(n: AppNotification): { body: ReactNode; tex
           </>
         ),
         text: `New song by ${by}: ${quoted}`,
-        songId,
+        to,
       };
     }
     case "song_verified":
-      return { body: <>{strong} was verified</>, text: `${quoted} was verified`, songId };
+      return { body: <>{strong} was verified</>, text: `${quoted} was verified`, to };
     case "song_unverified":
-      return { body: <>{strong} went back to pending</>, text: `${quoted} went back to pending`, songId };
+      return { body: <>{strong} went back to pending</>, text: `${quoted} went back to pending`, to };
     case "report_processed": {
       const outcome =
         status === "resolved" ? "was resolved" : status === "rejected" ? "was dismissed" : "was processed";
@@ -74,7 +84,7 @@ export function describeNotification(n: AppNotification): { body: ReactNode; tex
           </>
         ),
         text: `Your report on ${quoted} ${outcome}`,
-        songId,
+        to,
       };
     }
     case "suggestion_processed": {
@@ -86,7 +96,30 @@ export function describeNotification(n: AppNotification): { body: ReactNode; tex
           </>
         ),
         text: `Your edit suggestion for ${quoted} ${outcome}`,
-        songId,
+        to,
+      };
+    }
+    case "tracker_update": {
+      // "Mara Quill's tracker: 2 new songs, 1 upgrade", then a few of the songs' lines.
+      const update = trackerUpdateText(p);
+      return {
+        body: (
+          <>
+            <span className="font-semibold text-white">{update.artist}</span>: {update.summary}
+            {update.lines.length > 0 ? (
+              <span className="mt-1 flex flex-col gap-0.5 text-xs text-zinc-400">
+                {update.lines.map((line, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the lines never move, and two may read the same
+                  <span key={i} className="block truncate">
+                    {line}
+                  </span>
+                ))}
+              </span>
+            ) : null}
+          </>
+        ),
+        text: update.text,
+        to: update.to,
       };
     }
   }
@@ -100,9 +133,9 @@ export function timeAgo(iso: string): string {
   return formatDistanceToNowStrict(date, { addSuffix: true });
 }
 
-/** One notification in the bell's list: links to its song; opening it marks it read. */
+/** One notification in the bell's list: links to its song (or artist); opening it marks it read. */
 export function NotificationItem({ notification, onOpen }: { notification: AppNotification; onOpen: () => void }) {
-  const { body, songId } = describeNotification(notification);
+  const { body, to } = describeNotification(notification);
   const Icon = ICONS[notification.kind];
   const unread = !notification.read;
   const className = clsx(
@@ -134,8 +167,8 @@ export function NotificationItem({ notification, onOpen }: { notification: AppNo
   );
   return (
     <li data-notification-id={notification.id} data-unread={unread || undefined}>
-      {songId ? (
-        <Link to={`/song/${encodeURIComponent(songId)}`} onClick={onOpen} className={className}>
+      {to ? (
+        <Link to={to} onClick={onOpen} className={className}>
           {content}
         </Link>
       ) : (

@@ -18,13 +18,15 @@ import { LeakChoiceOptions } from "./leak-choice-options";
 
 /**
  * The leak detail fields of a form, as text (names comma-separated, tags as the checked tags' values
- * comma-separated, the track length as typed; blank means none).
+ * comma-separated, the track length and dates as typed, links one a line; blank means none).
  */
 export type LeakFormValues = Record<LeakField, string>;
 
-type TextFieldName = Exclude<LeakField, "tags" | "availability" | "quality" | "notes">;
+type TextFieldName = Exclude<LeakField, "tags" | "availability" | "quality" | "notes" | "links">;
 
 const NAMES_HINT = `Comma-separated, up to ${LEAK_LIMITS.names}.`;
+/** Dates as precise as they are known (issue 37): trackers often know the year, or the month, and no more. */
+const DATE_HINT = "YYYY, YYYY-MM or YYYY-MM-DD: as much as is known.";
 
 /** The one-line text fields of the section: each one's label and input settings. */
 const TEXT_FIELDS: Record<
@@ -45,8 +47,20 @@ const TEXT_FIELDS: Record<
     placeholder: "3:45",
     hint: "Minutes and seconds, e.g. 3:45.",
   },
-  leakDate: { label: "Leak date", type: "date", hint: "When it surfaced." },
-  fileDate: { label: "File date", type: "date", hint: "When the file was made." },
+  leakDate: {
+    label: "Leak date",
+    autoComplete: "off",
+    placeholder: "2019-06-21",
+    maxLength: 10,
+    hint: `When it surfaced. ${DATE_HINT}`,
+  },
+  fileDate: {
+    label: "File date",
+    autoComplete: "off",
+    placeholder: "2019-06",
+    maxLength: 10,
+    hint: `When the file was made. ${DATE_HINT}`,
+  },
   producers: { label: "Producers", autoComplete: "off", placeholder: "Producer, another producer", hint: NAMES_HINT },
   features: {
     label: "Featured artists",
@@ -129,6 +143,17 @@ export function LeakFields<T extends FieldValues & LeakFormValues, C = unknown, 
           rows={3}
           placeholder="Where it surfaced, what is known about it"
           {...label("notes")}
+        />
+        <FormTextArea
+          form={form}
+          name="links"
+          label="Links"
+          rows={3}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="https://"
+          hint={`Where it can be heard or downloaded: one web address a line, up to ${LEAK_LIMITS.links}.`}
+          {...label("links")}
         />
       </fieldset>
     </details>

@@ -29,7 +29,8 @@ export type SongFormValues = {
   soundcloudUrl: string;
   /**
    * Leak details (issue 16, tracker details issue 27): names as comma-separated text, tags as the checked tags'
-   * values comma-separated in SONG_TAGS order, the track length as typed ("3:45"; the shared schema parses it).
+   * values comma-separated in SONG_TAGS order, the track length as typed ("3:45"; the shared schema parses it),
+   * dates as typed ("2019", "2019-06" or "2019-06-21"; issue 37).
    */
   era: string;
   producers: string;
@@ -44,6 +45,8 @@ export type SongFormValues = {
   availability: Availability | "";
   quality: Quality | "";
   notes: string;
+  /** Where the leak can be found (issue 37): one address a line (the shared schema splits and checks them). */
+  links: string;
   comment: string;
 };
 
@@ -63,6 +66,7 @@ function emptyLeakForm() {
     availability: "",
     quality: "",
     notes: "",
+    links: "",
   } as const;
 }
 
@@ -82,6 +86,7 @@ export function leakFormFromSong(song: Song) {
     availability: song.availability ?? "",
     quality: song.quality ?? "",
     notes: song.notes ?? "",
+    links: song.links.join("\n"),
   } satisfies Partial<SongFormValues>;
 }
 
@@ -104,6 +109,7 @@ export function leakInput(values: Pick<SongFormValues, keyof ReturnType<typeof l
     availability: values.availability || null,
     quality: values.quality || null,
     notes: values.notes,
+    links: values.links,
   };
 }
 

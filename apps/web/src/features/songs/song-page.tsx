@@ -127,6 +127,14 @@ function SongDetails({ song }: { song: Song }) {
         </Notice>
       ) : null}
 
+      {song.removedFromTrackerAt ? (
+        <Notice tone="info">
+          <span data-testid="removed-from-tracker-notice">
+            Removed from the artist's tracker on {formatTimestamp(song.removedFromTrackerAt)}; it stays on Unheard.
+          </span>
+        </Notice>
+      ) : null}
+
       <header className="flex flex-col gap-5 md:flex-row md:items-end md:gap-8">
         <SongCover
           src={song.coverUrl}

@@ -11,11 +11,11 @@ import {
   type VersionKind,
 } from "@unheard/shared";
 import { clsx } from "clsx";
-import { GitBranch, Link2, Music2, Unlink } from "lucide-react";
+import { ExternalLink, GitBranch, Link2, Music2, Unlink } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { Link } from "react-router";
 import { handleError } from "../../lib/api/handle-error";
-import { formatReleaseDate, plural } from "../../lib/format";
+import { formatPartialDate, linkParts, plural } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { useDebounced } from "../../lib/use-debounced";
 import { Button } from "../../ui/button";
@@ -47,13 +47,48 @@ export function leakDetailRows(song: Song): [string, ReactNode][] {
   if (song.producers.length > 0) rows.push(["Producers", song.producers.join(", ")]);
   if (song.features.length > 0) rows.push(["Featuring", song.features.join(", ")]);
   if (song.references.length > 0) rows.push(["Reference by", song.references.join(", ")]);
-  if (song.leakDate) rows.push(["Leak date", formatReleaseDate(song.leakDate)]);
-  if (song.fileDate) rows.push(["File date", formatReleaseDate(song.fileDate)]);
+  // As precise as known (issue 37): "2019", "Jun 2019" or "Jun 21, 2019".
+  if (song.leakDate) rows.push(["Leak date", formatPartialDate(song.leakDate)]);
+  if (song.fileDate) rows.push(["File date", formatPartialDate(song.fileDate)]);
   if (song.trackLength !== null) rows.push(["Track length", formatTrackLength(song.trackLength)]);
   if (song.availability) rows.push(["Availability", AVAILABILITY_LABELS[song.availability]]);
   if (song.quality) rows.push(["Audio quality", QUALITY_LABELS[song.quality]]);
   if (song.notes) rows.push(["Notes", song.notes]);
+  if (song.links.length > 0) rows.push(["Links", <LeakLinks key="links" links={song.links} />]);
   return rows;
+}
+
+/**
+ * Where the leak can be found (issue 37): members' links to other sites, so nofollow and ugc, opened in a new tab
+ * without the page's address or a handle on it. Each shows its host first; the rest of the address tells two links on
+ * one host apart.
+ */
+function LeakLinks({ links }: { links: string[] }) {
+  return (
+    <ul className="flex flex-col gap-1.5" data-testid="leak-links">
+      {links.map((href) => {
+        const parts = linkParts(href);
+        if (!parts) return null;
+        return (
+          <li key={href} className="min-w-0">
+            <a
+              href={href}
+              target="_blank"
+              rel="nofollow ugc noopener noreferrer"
+              title={href}
+              // Inline, not flex: the host and the rest read as one address ("pixeldrain.com/u/abc").
+              className="relative rounded-sm break-all text-violet-200 underline decoration-violet-300/40 underline-offset-2 hover:decoration-violet-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400"
+            >
+              <span className="font-medium">{parts.host}</span>
+              {parts.rest ? <span className="text-zinc-400">{parts.rest}</span> : null}
+              <ExternalLink aria-hidden className="ml-1 inline-block size-3 align-baseline text-zinc-400" />
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 /** A song's tags as badges with their marks: '⭐ Best of'. */

@@ -46,6 +46,7 @@ import {
   songDetailKey,
 } from "../../lib/api/live";
 import { meKey } from "../accounts/me";
+import { changesKeys } from "../changes/changes";
 
 /** Release filter values of the home page (spec §5 plus 'all'). */
 export type ReleaseFilter = "all" | (typeof RELEASE_FILTERS)[number];
@@ -318,6 +319,9 @@ export function uploadSong(req: UploadRequest, onProgress: (fraction: number) =>
       const list = typeof value === "string" ? value : (value ?? []).join(", ");
       if (list.trim()) form.append(name, list);
     }
+    // Links (issue 37) as one value, an address a line.
+    const links = typeof fields.links === "string" ? fields.links : (fields.links ?? []).join("\n");
+    if (links.trim()) form.append("links", links);
     if (req.allowDuplicateAudio) form.append("allowDuplicateAudio", "true");
     // Last, so the server has every field before the file streams in.
     form.append("audio", file, file.name);
@@ -363,6 +367,7 @@ export function useUploadSong() {
     onSuccess: (song) => {
       queryClient.setQueryData(songKeys.detail(song.id), song);
       void queryClient.invalidateQueries({ queryKey: songKeys.pending });
+      void queryClient.invalidateQueries({ queryKey: changesKeys.all });
       // The server's 'me' event brings the new count too, but only to a tab whose event stream is open.
       void queryClient.invalidateQueries({ queryKey: meKey });
     },
@@ -379,6 +384,9 @@ export function useEditSong(id: string) {
       queryClient.setQueryData(songKeys.detail(id), result.song);
       void queryClient.invalidateQueries({ queryKey: songKeys.history(id) });
       void refreshSongLists(queryClient);
+      // The edit may be a line of its artist's changelog (issue 37), and changes its tracker.
+      void queryClient.invalidateQueries({ queryKey: changesKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ["artist-tracker"] });
     },
   });
 }
