@@ -26,7 +26,10 @@ export type SyncPlan = Plan & { holdReason: string | null; unchanged: number };
 
 const keyParts = (key: string) => key.split("\u001f");
 
-/** Plan a sync of `rows` against the link's `known` rows, their `songs`, and `existing` songs by title key. */
+/**
+ * Plan a sync of `rows` against the link's `known` rows, the `songs` of the known rows that changed, came back or
+ * left the sheet (an unchanged row needs none), and `existing` songs by title key.
+ */
 export function planSync(input: {
   rows: PreparedRow[];
   known: Map<string, KnownRow>;
@@ -61,14 +64,15 @@ export function planSync(input: {
     }
     present.add(row.rowKey);
     const was = known.get(row.rowKey);
+    // Unchanged: known by its hash alone (its song is not even read).
+    if (was && !was.removed && was.contentHash === row.contentHash) {
+      plan.unchanged++;
+      plan.skips.push({ row, songId: was.songId, reason: "Unchanged" });
+      continue;
+    }
     const song = was && songs.get(was.songId);
     if (!was || !song) {
       fresh.push(row);
-      continue;
-    }
-    if (!was.removed && was.contentHash === row.contentHash) {
-      plan.unchanged++;
-      plan.skips.push({ row, songId: song.id, reason: "Unchanged" });
       continue;
     }
     // The sheet owns its rows' details: each column follows it, a cell emptied there is emptied here.

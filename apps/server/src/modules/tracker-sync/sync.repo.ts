@@ -84,14 +84,14 @@ export function createSyncRepo(database: Database) {
       return Number(res.numUpdatedRows) > 0;
     },
 
-    /** Links with a sync queued or running. */
-    async queued(ids: string[], trx: Db = db): Promise<Set<string>> {
+    /** Links with a sync waiting (`running`: or running). */
+    async queued(ids: string[], trx: Db = db, running = false): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await trx
         .selectFrom("job")
         .select("payload")
         .where("kind", "=", SYNC_JOB)
-        .where("status", "in", ["queued", "running"])
+        .where("status", "in", running ? ["queued", "running"] : ["queued"])
         .where(
           "payload",
           "in",

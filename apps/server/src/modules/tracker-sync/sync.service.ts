@@ -89,7 +89,7 @@ export function createTrackerSyncService(deps: {
 
   async function toLinks(rows: LinkRow[]): Promise<TrackerLink[]> {
     const ids = rows.map((r) => r.id);
-    const [queued, batches] = await Promise.all([repo.queued(ids), repo.batchesOf(ids)]);
+    const [queued, batches] = await Promise.all([repo.queued(ids, database.db, true), repo.batchesOf(ids)]);
     const now = nowIso();
     const out: TrackerLink[] = [];
     for (const r of rows) {
@@ -126,7 +126,10 @@ export function createTrackerSyncService(deps: {
     return (await toLinks([row]))[0] as TrackerLink;
   }
 
-  /** Queue a sync of the link unless one is queued or running already. */
+  /**
+   * Queue a sync of the link unless one is waiting already. One may run meanwhile: a press of "Sync now" during a
+   * sync is not lost (the queued one waits for the running one's lease).
+   */
   async function enqueue(linkId: string, trx: Kysely<DB> = database.db): Promise<void> {
     if ((await repo.queued([linkId], trx)).has(linkId)) return;
     await jobs.enqueue(SYNC_JOB, { linkId }, trx);
@@ -141,7 +144,10 @@ export function createTrackerSyncService(deps: {
         { songId: r.song_id, contentHash: r.content_hash, restHash: r.rest_hash, removed: Boolean(r.removed) },
       ]),
     );
-    const songsById = await importsRepo.songsById(trx, [...new Set(knownRows.map((r) => r.song_id))]);
+    // Only songs whose rows changed, came back or left the sheet are read: an unchanged row is known by its hash.
+    const hashes = new Map(sheet.rows.filter((r) => !r.skip).map((r) => [r.rowKey, r.contentHash]));
+    const needed = knownRows.filter((r) => r.removed || hashes.get(r.row_key) !== r.content_hash).map((r) => r.song_id);
+    const songsById = await importsRepo.songsById(trx, [...new Set(needed)]);
     const fresh = sheet.rows.filter((r) => !r.skip && !known.has(r.rowKey));
     const existing = await importsRepo.existingByTitle(trx, [...new Set(fresh.map((r) => r.titleKey))]);
     return planSync({ rows: sheet.rows, known, songs: songsById, existing, firstSync: !row.approved_at, now });
@@ -372,7 +378,9 @@ export function createTrackerSyncService(deps: {
      */
     async run(linkId: string): Promise<void> {
       const now = nowIso();
-      if (!(await repo.lease(linkId, now, new Date(Date.now() + LEASE_MS).toISOString()))) return;
+      // Another sync of the link holds it: this one is tried again once that one is likely done (the job's retry).
+      if (!(await repo.lease(linkId, now, new Date(Date.now() + LEASE_MS).toISOString())))
+        throw new Error("another sync of this link is running");
       try {
         const row = await repo.find(linkId);
         if (!row || row.status === "paused") return;

@@ -382,6 +382,33 @@ describeEachDialect("tracker sync", (dialect) => {
     expect(tooOften.json().error.message).toBe(SYNC_MESSAGES.intervalRange);
   });
 
+  it("keeps a Sync now pressed while another sync of the link runs: it runs once that one is done", async () => {
+    // Another instance's sync holds the link.
+    const holdUntil = new Date(Date.now() + 60_000).toISOString();
+    await ctx.database.db
+      .updateTable("tracker_link")
+      .set({ lease_until: holdUntil })
+      .where("id", "=", link.id)
+      .execute();
+    sheet.body = trackerSheet({ updated: "12/02/2026" });
+    sheet.etags = false;
+    const fetched = sheet.fetched;
+    expect((await api("POST", `/api/tracker-links/${link.id}/sync`, people.boss.cookie)).json().syncing).toBe(true);
+    await ctx.app.jobs.drain();
+    expect(sheet.fetched).toBe(fetched);
+    // That sync ends; the press that came meanwhile runs at its retry.
+    await ctx.database.db.updateTable("tracker_link").set({ lease_until: null }).where("id", "=", link.id).execute();
+    await ctx.database.db
+      .updateTable("job")
+      .set({ run_after: new Date(Date.now() - 1000).toISOString() })
+      .where("kind", "=", "tracker.sync")
+      .where("status", "=", "queued")
+      .execute();
+    await ctx.app.jobs.drain();
+    expect(sheet.fetched).toBe(fetched + 1);
+    sheet.etags = true;
+  });
+
   it("syncs once when two instances schedule and run the same due link at the same time", async () => {
     const sibling = await createSiblingApp(ctx as TestContext);
     try {
