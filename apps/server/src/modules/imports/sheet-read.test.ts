@@ -374,35 +374,44 @@ function localHeader(name: string, method: number, compressed: number, size: num
   return out;
 }
 
+/**
+ * A workbook zip of zeros: `parts` sheets of `mb` MB each, deflated as a stream, so the test never holds what it
+ * inflates to.
+ */
+function zerosWorkbook(parts: number, mb: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((err, data) => {
+    if (err) throw err;
+    chunks.push(data);
+  });
+  const types = new ZipDeflate("[Content_Types].xml");
+  zip.add(types);
+  types.push(
+    strToU8(
+      '<Types><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+    ),
+    true,
+  );
+  const zeros = new Uint8Array(1024 * 1024);
+  for (let sheet = 1; sheet <= parts; sheet++) {
+    const bomb = new ZipDeflate(`xl/worksheets/sheet${sheet}.xml`, { level: 9 });
+    zip.add(bomb);
+    for (let i = 0; i < mb; i++) bomb.push(zeros, i === mb - 1);
+  }
+  zip.end();
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
 describe("workbook bounds (issue 37)", () => {
   it("refuses a zip bomb fast, counting what it really inflates", async () => {
-    // 120 MB of zeros in three sheets of 40 MB, deflated as a stream: the test never holds the inflated bytes.
-    const chunks: Uint8Array[] = [];
-    const zip = new Zip((err, data) => {
-      if (err) throw err;
-      chunks.push(data);
-    });
-    const types = new ZipDeflate("[Content_Types].xml");
-    zip.add(types);
-    types.push(
-      strToU8(
-        '<Types><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
-      ),
-      true,
-    );
-    const zeros = new Uint8Array(1024 * 1024);
-    for (let sheet = 1; sheet <= 3; sheet++) {
-      const bomb = new ZipDeflate(`xl/worksheets/sheet${sheet}.xml`, { level: 9 });
-      zip.add(bomb);
-      for (let i = 0; i < 40; i++) bomb.push(zeros, i === 39);
-    }
-    zip.end();
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
+    // 120 MB of zeros in three sheets of 40 MB.
+    const bytes = zerosWorkbook(3, 40);
     expect(bytes.length).toBeLessThan(1024 * 1024);
     const { value: err, ms } = timed(() => refusal(bytes));
     console.log(`zip bomb: ${(bytes.length / 1024).toFixed(0)} KB unpacking to 120 MB, refused in ${ms.toFixed(0)} ms`);
@@ -412,30 +421,7 @@ describe("workbook bounds (issue 37)", () => {
   });
   it("refuses one part that unpacks past its own bound, though the whole stays under the total", async () => {
     // 70 MB of zeros in one sheet: under the 100 MB total, over the 60 MB a part may take.
-    const chunks: Uint8Array[] = [];
-    const zip = new Zip((err, data) => {
-      if (err) throw err;
-      chunks.push(data);
-    });
-    const types = new ZipDeflate("[Content_Types].xml");
-    zip.add(types);
-    types.push(
-      strToU8(
-        '<Types><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
-      ),
-      true,
-    );
-    const zeros = new Uint8Array(1024 * 1024);
-    const bomb = new ZipDeflate("xl/worksheets/sheet1.xml", { level: 9 });
-    zip.add(bomb);
-    for (let i = 0; i < 70; i++) bomb.push(zeros, i === 69);
-    zip.end();
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
+    const bytes = zerosWorkbook(1, 70);
     expect(bytes.length).toBeLessThan(1024 * 1024);
     const { value: err, ms } = timed(() => refusal(bytes));
     console.log(`one 70 MB part: ${(bytes.length / 1024).toFixed(0)} KB, refused in ${ms.toFixed(0)} ms`);
