@@ -21,7 +21,7 @@ test.describe("import legend", () => {
     });
 
     // The marks step: ⭐ means Best of by default, 🦄 has no meaning yet and says so.
-    const marks = page.getByRole("group", { name: "3. Marks" });
+    const marks = page.getByRole("group", { name: "4. Marks" });
     await expect(marks).toBeVisible();
     await expect(marks.getByLabel("Meaning of ⭐")).toHaveValue("best");
     const unicorn = marks.getByLabel("Meaning of 🦄");

@@ -90,6 +90,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Specs verify songs with accounts they have just made, and every spec browses from 127.0.0.1: the trust
       // rules (decision 014) and the public API limits (open-data.test.ts) are API-tested.
       ...RULES_OFF_ENV,
+      // tracker-sync.spec.ts links a sheet its test serves on 127.0.0.1 over http (refused by default).
+      SHEET_FETCH_ALLOW_HTTP: "true",
+      SHEET_FETCH_ALLOW_NETWORKS: "127.0.0.1/32",
     },
   });
   server.stdout?.pipe(log);

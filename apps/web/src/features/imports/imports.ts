@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   DEFAULT_TAG_LEGEND,
   type ImportBatch,
+  type ImportBatchDetail,
   type ImportField,
   type ImportPreview,
   MESSAGES,
@@ -14,8 +15,14 @@ import { itemsQuery } from "../../lib/api/query-helpers";
 /** A file to import and the choices sent with it. */
 export type ImportRequest = {
   file: File;
-  /** One field per column; absent on the first dry run (the server remembers or guesses). */
+  /** One field per column of a one-tab file (a CSV); absent on the first dry run (the server remembers or guesses). */
   mapping?: ImportField[];
+  /** The same per workbook tab, by the tab's name; a tab left out is remembered or guessed. */
+  mappings?: Record<string, ImportField[]>;
+  /** The header row's line (1-based) of the tabs whose header the admin picked. */
+  headerRows?: Record<string, number>;
+  /** The tabs to import; absent: every tab that lists songs (the server decides). */
+  tabs?: string[];
   asVerified: boolean;
   defaultArtist: string;
   /** What each mark before a title means; absent on the first dry run (the server's default legend). */
@@ -51,12 +58,19 @@ function legendField(legend: ImportLegend): string {
   return JSON.stringify(Object.fromEntries(kept));
 }
 
-const importsKey = ["imports"] as const;
+/** Every import query (past batches, one batch) lives under this key. */
+export const importsKey = ["imports"] as const;
+/** The linked trackers (tracker-links.ts): an undone sync pauses its link. */
+export const trackerLinksKey = ["tracker-links"] as const;
 
 /** POST a file and its choices as multipart/form-data. */
 function sendImport<T>(path: string, req: ImportRequest): Promise<T> {
   const form = new FormData();
   if (req.mapping) form.append("mapping", JSON.stringify(req.mapping));
+  if (req.mappings && Object.keys(req.mappings).length > 0) form.append("mappings", JSON.stringify(req.mappings));
+  if (req.headerRows && Object.keys(req.headerRows).length > 0)
+    form.append("headerRows", JSON.stringify(req.headerRows));
+  if (req.tabs) form.append("tabs", JSON.stringify(req.tabs));
   if (req.legend) form.append("legend", legendField(req.legend));
   if (req.asVerified) form.append("asVerified", "true");
   if (req.defaultArtist.trim()) form.append("defaultArtist", req.defaultArtist.trim());
@@ -83,14 +97,17 @@ export function useRunImport() {
   });
 }
 
-/** One batch, polled every half second while it runs (the progress bar). */
+/**
+ * One batch with the dry run it was approved on or waits for (a sync's), polled every half second while it runs
+ * (the progress bar).
+ */
 export function useImportBatch(id: string | undefined) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: [...importsKey, id],
     queryFn: async () => {
-      const batch = await api.get<ImportBatch>(`/api/imports/${encodeURIComponent(id ?? "")}`);
-      if (batch.status !== "running") {
+      const batch = await api.get<ImportBatchDetail>(`/api/imports/${encodeURIComponent(id ?? "")}`);
+      if (batch.status !== "running" && batch.status !== "awaiting_approval") {
         void queryClient.invalidateQueries({ queryKey: [...importsKey, "list"] });
         void refreshSongLists(queryClient);
       }
@@ -101,18 +118,19 @@ export function useImportBatch(id: string | undefined) {
   });
 }
 
-/** The newest imports. */
+/** The newest imports and syncs. */
 export function useImportBatches() {
   return useQuery(itemsQuery<ImportBatch>([...importsKey, "list"], "/api/imports"));
 }
 
-/** Undo a batch: its new songs deleted, the songs it updated restored. */
+/** Undo a batch: its new songs deleted, the songs it updated restored (an undone sync pauses its link). */
 export function useUndoImport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.post<ImportBatch>(`/api/imports/${encodeURIComponent(id)}/undo`),
-    onSuccess: () => {
+    onSuccess: (batch) => {
       void queryClient.invalidateQueries({ queryKey: importsKey });
+      if (batch.source === "sync") void queryClient.invalidateQueries({ queryKey: trackerLinksKey });
       void refreshSongLists(queryClient);
     },
   });
