@@ -7,17 +7,18 @@ import { songCard } from "./support/songs";
 // artist page shows the eras newest first with what is out of each, a table sorted and filtered through the
 // address, and a readable list on a phone.
 
-/** A community-layout sheet for one artist (the import's "Default artist"), two eras and a song with none. */
+/** A community-layout sheet for one artist (the import's "Default artist"), a song with no era and two eras. */
 function sheet(tag: string): string {
   return `${[
     "Era,Name,Notes,Track Length,File Date,Leak Date,Available Length,Quality",
+    // Above every era: a song of none (a blank Era cell under an era continues it, issue 37).
+    `,Loose End ${tag},,2:20,,2018-05-01,Full,`,
     `Harbor Lights,⭐ Tidewater ${tag},"Played at the Harbor show, then leaked with the stems.",3:41,2019-06-02,2019-09-30,OG File,Lossless`,
     `Harbor Lights,Undertow ${tag} [V2],,4:05,,2019-11-02,Full,CD Quality`,
     `Harbor Lights,Lantern Song ${tag},,3:12,,2020-01-15,Snippet,Low Quality`,
     `Salt Years,Glass Coast ${tag},Only a minute of it,1:02,,2021-03-14,Snippet,Recording`,
     `Salt Years,⭐ Paper Moons ${tag},,2:50,,2022-07-04,OG File,High Quality`,
     `Salt Years,Ghost Pier ${tag},,,,,,`,
-    `,Loose End ${tag},,2:20,,2018-05-01,Full,`,
   ].join("\r\n")}\r\n`;
 }
 

@@ -39,10 +39,11 @@ export const IMPORT_LIMITS = {
 /** What an import refuses and reports, worded for the admin. */
 export const IMPORT_MESSAGES = {
   noPermission: "You do not have permission to import songs.",
-  fileRequired: "Please choose a CSV or TSV file to import.",
+  fileRequired: "Please choose a tracker file to import: CSV, TSV or a workbook (.xlsx, .ods, .xls).",
   fileEmpty: "The file is empty.",
-  notText: "This is not a CSV or TSV file. Export the sheet as CSV or TSV (File → Download) and try again.",
-  workbook: "This is a spreadsheet workbook. Export the sheet as CSV or TSV (File → Download) and try again.",
+  notText:
+    "This is not a tracker file we can read. Download the sheet as CSV, TSV or a workbook (.xlsx, .ods) and try again.",
+  workbook: "This is a workbook, not a CSV or TSV text: upload it as a workbook (.xlsx, .ods, .xls).",
   tooLarge: `The file is too large (max ${IMPORT_LIMITS.maxMb} MB).`,
   tooManyRows: `The file has too many rows (max ${IMPORT_LIMITS.maxRows.toLocaleString("en-US")}).`,
   tooManyColumns: `The file has too many columns (max ${IMPORT_LIMITS.maxColumns}).`,

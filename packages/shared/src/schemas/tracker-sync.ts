@@ -64,6 +64,8 @@ export const trackerLinkSchema = z.object({
   url: z.string(),
   intervalMinutes: z.number().int(),
   asVerified: z.boolean(),
+  /** How the sheet is read (tabs, header rows, mappings, legend): a PUT replaces it, so clients send it back. */
+  reading: sheetReadingSchema.omit({ defaultArtist: true }),
   state: z.enum(TRACKER_LINK_STATES),
   createdAt: z.string(),
   createdBy: z.object({ id: z.string(), username: z.string() }).nullable(),

@@ -84,8 +84,8 @@ export type SheetRows = {
   mappings: TabMapping[];
 };
 
-/** Rows of a tab shown to pick another header row from, and the cells of each shown. */
-const TOP_ROWS = 12;
+/** Rows of a tab shown to pick another header row from (every row a header may be on), and the cells of each. */
+const TOP_ROWS = IMPORT_LIMITS.headerScanRows;
 const TOP_CELLS = 8;
 
 /** A tab's song list defaults: trackers keep snippets and stems on tabs of their own, the Available Length blank. */
@@ -347,7 +347,8 @@ export function readSheetRows(
       name: tab.name,
       included,
       reason,
-      headerRow: found === null && chosen === undefined && !oneTab ? null : headerIndex + 1,
+      // A tab read (chosen, or a one-tab file) reads its header where it is; one left out says none was found.
+      headerRow: included || found !== null || chosen !== undefined ? headerIndex + 1 : null,
       headerChosen: chosen !== undefined,
       topRows,
       columns: described,

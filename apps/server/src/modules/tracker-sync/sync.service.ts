@@ -55,9 +55,10 @@ type StoredPlan = {
 
 const minutesFrom = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
 
-/** How a link reads its sheet (the options kept with it), with the artist as the rows' default. */
-function readingOf(link: LinkRow): SheetReading {
-  return { ...(JSON.parse(link.options) as SheetReading), defaultArtist: link.artist_name };
+/** How a link reads its sheet (the options kept with it), with the artist as the rows' default unless `forRows` is off. */
+function readingOf(link: LinkRow, forRows = true): SheetReading {
+  const { defaultArtist: _, ...kept } = JSON.parse(link.options) as SheetReading;
+  return forRows ? { ...kept, defaultArtist: link.artist_name } : kept;
 }
 
 /** A failure in the admin's words: what the fetch or the reading said, else a generic line. */
@@ -103,6 +104,7 @@ export function createTrackerSyncService(deps: {
         url: r.url,
         intervalMinutes: Number(r.interval_minutes),
         asVerified: Boolean(r.as_verified),
+        reading: readingOf(r, false),
         state: r.status === "paused" ? "paused" : r.approved_at ? "active" : "awaiting_approval",
         createdAt: toIso(r.created_at),
         createdBy: r.created_by ? { id: r.created_by, username: r.creator_name ?? "deleted user" } : null,
@@ -198,7 +200,8 @@ export function createTrackerSyncService(deps: {
     const base = {
       id,
       createdBy: null,
-      fileName,
+      // Past batches say whose tracker a sync read ("Mara Quill: sheet.xlsx").
+      fileName: `${row.artist_name}: ${fileName}`,
       sha256: fetched.sha256,
       options: { ...reading, asVerified: Boolean(row.as_verified), format: sheet.format },
       totalRows: sheet.rows.length,
