@@ -5,6 +5,7 @@ import { as, expect, unique } from "./support/fixtures";
 import { apiAs } from "./support/members";
 import { test } from "./support/pending-lock";
 import { uploadSong } from "./support/songs";
+import { trackerNames, trackerWorkbook } from "./support/tracker-workbook";
 
 // Issue 28: WCAG 2.2 AA (docs/ACCESSIBILITY.md). axe-core checks every page of the app, and the dialogs, menus,
 // popups and toasts that open on them, for each role (visitor, listener, admin, super admin), on a desktop and on a
@@ -340,6 +341,23 @@ const VIEWS: View[] = [
   // The super admin.
   { name: "audit log", path: () => "/admin/audit", roles: ["super"] },
   { name: "import", path: () => "/admin/import", roles: ["super"] },
+  {
+    // Issue 37: a whole workbook's dry run (tabs, header rows, a mapping per tab, eras); nothing is imported.
+    name: "import, a workbook's dry run",
+    path: () => "/admin/import",
+    roles: ["super"],
+    open: async (page) => {
+      const names = trackerNames(unique());
+      await page.getByLabel("Default artist").fill(names.artist);
+      await page.getByLabel(/^Tracker file/).setInputFiles({
+        name: "tracker.xlsx",
+        mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        buffer: trackerWorkbook(names),
+      });
+      await expect(page.getByLabel("Dry run summary")).toBeVisible();
+    },
+  },
+  { name: "linked trackers", path: () => "/admin/import?view=linked", roles: ["super"] },
   { name: "song recognition", path: () => "/song-recognition", roles: ["super"] },
   { name: "audio quality test", path: () => "/audio-quality-test", roles: ["super"] },
   {
