@@ -434,7 +434,7 @@ async function main(): Promise<void> {
         "ms",
       )}\n`,
     );
-    checks = checksOf(results, ro.searchTables, settings);
+    checks = checksOf(results, settings);
     const peakRss = rss.overall();
     md = report({
       settings,
@@ -443,7 +443,6 @@ async function main(): Promise<void> {
       serverLabel: server.label,
       peakRss,
       startRss,
-      searchTables: ro.searchTables,
       sizes: sizes.join(", "),
       load: `${loadBefore.toFixed(2)} before the run, ${(os.loadavg()[0] ?? 0).toFixed(2)} at its end`,
       code: codeState(),

@@ -3,6 +3,8 @@
 // After each successful build a hash of its sources is written to .build-stamp.json; `npm start`
 // (scripts/start.mjs) and the browser tests call ensureBuilt(), which rebuilds only what is missing or whose
 // sources changed since. `node scripts/build.mjs --if-stale` does the same from the command line.
+// Quiet builds (`npm start`) keep the tools' own output (Vite's list of assets, its progress lines) and print it
+// only when a build fails; `npm run build` and LOG_LEVEL=debug show it as it comes.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -29,9 +31,8 @@ const TARGETS = {
     inputs: ["apps/web", ...COMMON_INPUTS],
     // The browser's build and the server renderer's (apps/web/dist-ssr, decision 026) come from one command.
     output: "apps/web/dist-ssr/entry-server.js",
-    // quiet: Vite prints warnings and errors only, not its list of assets.
     build: ({ quiet }) => {
-      run("npm", ["run", "build", "--silent", "-w", "@unheard/web", ...(quiet ? ["--", "--logLevel", "warn"] : [])]);
+      run("npm", ["run", "build", "--silent", "-w", "@unheard/web"], { quiet });
       compressAssets(path.join(ROOT, "apps/web/dist"));
     },
   },
@@ -48,9 +49,21 @@ const TARGETS = {
     skip: (rel) => rel.startsWith("apps/server/src/test/"),
     output: "apps/server/dist/main.js",
     // A process of its own, so esbuild's service does not outlive the build inside `npm start`.
-    build: () => run(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--quiet"]),
+    build: ({ quiet }) => run(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--quiet"], { quiet }),
   },
 };
+
+/** What a build says, line by line (the README's quick start shows these; main.test.ts keeps them in step). */
+export const SAY = {
+  checking: "Starting Unheard: checking the build…",
+  building: (label, tool, why) => `Building the ${label} (${tool}, ${why})…`,
+  built: (label, seconds) => `✓ ${label} built in ${seconds} s`,
+  upToDate: (labels, seconds) => `✓ ${labels.join(" and ")} up to date (checked in ${seconds} s)`,
+  stopped: "Stopped during the build; the next start builds what is missing.",
+};
+
+/** The targets in build order, as the lines name them. */
+export const BUILD_TARGETS = Object.values(TARGETS).map(({ label, tool }) => ({ label, tool }));
 
 /**
  * Brotli and gzip copies of the built text assets, once per build: the server sends them as they are
@@ -67,10 +80,25 @@ function compressAssets(dir) {
   }
 }
 
-function run(cmd, args) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit" });
-  if (res.status !== 0)
+/** A build that ended because the person stopped it (Ctrl-C): not a failure, nothing to show. */
+export class BuildStopped extends Error {}
+
+/**
+ * Run a build step. Quiet: its output is kept and written (to stderr) only if it fails. A step killed by a signal
+ * (Ctrl-C reaches the whole process group) throws BuildStopped.
+ */
+export function run(cmd, args, { quiet = false, cwd = ROOT } = {}) {
+  const res = spawnSync(cmd, args, {
+    cwd,
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (res.signal) throw new BuildStopped(`${[cmd, ...args].join(" ")} stopped (${res.signal})`);
+  if (res.status !== 0) {
+    if (quiet) process.stderr.write(`${res.stdout ?? ""}${res.stderr ?? ""}`);
     throw new Error(`${[cmd, ...args].join(" ")} failed (${res.error?.message ?? `exit ${res.status}`})`);
+  }
 }
 
 /** Every file under the inputs, as paths relative to the root, sorted. */
@@ -138,13 +166,13 @@ export function ensureBuilt({ force = false, quiet = false, log = console.log } 
       continue;
     }
     const why = existsSync(path.join(ROOT, target.output)) ? "sources changed" : "first build";
-    log(`Building the ${target.label} (${target.tool}, ${why})…`);
+    log(SAY.building(target.label, target.tool, why));
     const began = performance.now();
     target.build({ quiet });
     writeStamp(name, hash);
-    log(`✓ ${target.label} built in ${seconds(began)} s`);
+    log(SAY.built(target.label, seconds(began)));
   }
-  if (upToDate.length > 0) log(`✓ ${upToDate.join(" and ")} up to date (checked in ${seconds(started)} s)`);
+  if (upToDate.length > 0) log(SAY.upToDate(upToDate, seconds(started)));
 }
 
 const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1);

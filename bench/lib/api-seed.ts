@@ -1,7 +1,7 @@
 // A large, consistent catalogue for the load benchmark. Rows are generated here and written in bulk (one
 // transaction; prepared statements on SQLite, unnest() batches on PostgreSQL) into a schema made by the app's
-// own migrations; every counter, status, point and search structure is then derived from the rows with SQL,
-// the way the app keeps them (seed.ts, songs.repo.ts indexSearch, votes.service.ts).
+// own migrations; every counter, status and point is then derived from the rows with SQL, the way the app keeps
+// them (seed.ts, votes.service.ts). Search needs no rows: the server builds its index from the songs (decision 024).
 import {
   ADMIN_PERMISSIONS,
   DOWNVOTE_REASONS,
@@ -14,7 +14,6 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import { openDatabase } from "../../apps/server/src/db/database.js";
 import { migrateToLatest } from "../../apps/server/src/db/migrate.js";
-import { searchNormalize, searchWords } from "../../apps/server/src/lib/search-text.js";
 import { nameKey } from "../../apps/server/src/lib/text.js";
 import { artistName, drawFrom, memberHandle, songTitle, titleVocabulary, zipf } from "./api-names.js";
 import { createRandom, type Random } from "./random.js";
@@ -240,13 +239,11 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
   // Artists: placeholder profiles as ensureArtist() creates them, credited by popularity (a few big names).
   const vocab = titleVocabulary(rand, Math.round(400 + size.songs / 25));
   const artistIds: string[] = [];
-  const artistNames: string[] = [];
   await out.table("user", USER_COLUMNS, size.artists, "artists", async (emit) => {
     for (let i = 0; i < size.artists; i++) {
       const id = makeId(rand, "a", i);
       const name = unique(artistName(rand, vocab), i);
       artistIds.push(id);
-      artistNames.push(name);
       const at = iso(catalogueStart - rand.next() * 30 * DAY);
       await emit(
         userRow(id, name, `artist-${id}@placeholder.unheard.invalid`, at, {
@@ -295,7 +292,6 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
       "verified_by",
       "created_at",
       "updated_at",
-      "search_text",
     ],
     S,
     "songs",
@@ -331,7 +327,6 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
         weight[i] = w;
         weightTotal += w;
         const verifiedAt = p === 2 ? iso(Math.min(now - 60_000, at + rand.next() * 3 * DAY)) : null;
-        const text = searchNormalize([title, ...credited.map((a) => artistNames[a] ?? "")].join(" "));
         await emit([
           id,
           title,
@@ -345,7 +340,6 @@ async function generate(size: SeedSize, sink: Sink, progress: Progress, now: num
           p === 2 ? adminId : null,
           iso(at),
           iso(at),
-          text,
         ]);
       }
     },
@@ -531,23 +525,7 @@ async function loadSqlite(file: string, size: SeedSize, progress: Progress): Pro
     db.exec(text);
     progress(label.padEnd(16).slice(0, 16), i + 1, derive.length);
   });
-  // Search, as indexSearch() keeps it: both FTS5 tables per song, and the vocabulary with its trigram index.
-  db.exec("insert into song_fts (song_id, search_text) select id, search_text from song");
-  progress("search: trigrams", 1, 3);
-  db.exec("insert into song_words_fts (song_id, search_text) select id, search_text from song");
-  progress("search: words", 2, 3);
-  const words = new Set<string>();
-  for (const row of db.prepare("select search_text from song").iterate() as Iterable<{ search_text: string }>)
-    for (const w of searchWords(row.search_text)) words.add(w);
-  const insertWord = db.prepare("insert into search_word (word) values (?)");
-  const insertWordFts = db.prepare("insert into search_word_fts (word) values (?)");
-  for (const w of words) {
-    insertWord.run(w);
-    insertWordFts.run(w);
-  }
-  progress("search: words", 3, 3);
   db.exec("commit");
-  counts.search_word = words.size;
   for (const t of ["points_ledger", "song_artist"])
     counts[t] = Number((db.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n);
   // No ANALYZE: the app never runs it, so the planner sees what it sees in production.
@@ -602,15 +580,7 @@ async function loadPostgres(url: string, size: SeedSize, progress: Progress): Pr
       await client.query(text);
       progress(label.padEnd(16).slice(0, 16), i + 1, derive.length);
     }
-    const words = new Set<string>();
-    const texts = await client.query<{ search_text: string }>("select search_text from song");
-    for (const row of texts.rows) for (const w of searchWords(row.search_text)) words.add(w);
-    const list = [...words];
-    for (let i = 0; i < list.length; i += 10_000)
-      await client.query("insert into search_word (word) select unnest($1::text[])", [list.slice(i, i + 10_000)]);
-    progress("search: words", 1, 1);
     await client.query("commit");
-    counts.search_word = words.size;
     for (const t of ["points_ledger", "song_artist"])
       counts[t] = Number((await client.query<{ n: string }>(`select count(*) as n from ${t}`)).rows[0]?.n ?? 0);
     // Autovacuum would analyze the new rows within a minute in production; do it now.

@@ -193,14 +193,14 @@ async function build(
   // audio (audio_key null), so neither the startup nor the job queue tries to index them again.
   const at0 = now();
   const insertSong = db.prepare(
-    `insert into song (id, title, title_key, genre, status, created_at, updated_at, search_text, duration_sec,
-       fingerprinted_at, fingerprint_preset) values (?, ?, ?, 'Other', 'verified', ?, ?, ?, ?, ?, ?)`,
+    `insert into song (id, title, title_key, genre, status, created_at, updated_at, duration_sec,
+       fingerprinted_at, fingerprint_preset) values (?, ?, ?, 'Other', 'verified', ?, ?, ?, ?, ?)`,
   );
   const trackSongIds = corpus.tracks.map((t, i) => {
     if (held.has(i)) return null;
     const id = makeId(rand, "a", i);
     const title = t.name.replace(/\.ogg$/, "");
-    insertSong.run(id, title, nameKey(title), at0, at0, title.toLowerCase(), t.seconds, at0, DEFAULT_PRESET.name);
+    insertSong.run(id, title, nameKey(title), at0, at0, t.seconds, at0, DEFAULT_PRESET.name);
     return id;
   });
   const bgIds: string[] = new Array(S);
@@ -208,7 +208,7 @@ async function build(
     const id = makeId(rand, "b", s);
     bgIds[s] = id;
     const title = `Background ${s + 1}`;
-    insertSong.run(id, title, nameKey(title), at0, at0, title.toLowerCase(), durations[s], at0, DEFAULT_PRESET.name);
+    insertSong.run(id, title, nameKey(title), at0, at0, durations[s], at0, DEFAULT_PRESET.name);
   }
   // A super admin who signs in with a password (role and admin record as onSignIn() gives SUPER_ADMIN_EMAIL).
   const superId = makeId(rand, "z", 0);

@@ -1,8 +1,7 @@
 // The search benchmark's catalogue: bench:api's bulk seed (members, artists, songs, credits, likes, votes; cached
 // by api-db.ts) with every song title and artist name rewritten to look like a tracker's (search-names.ts).
 // Only `song`, `song_artist` and `user` rows are the catalogue: an engine that builds its index from them at
-// start sees it as it is. The search structures the current engine keeps beside them (song.search_text, the
-// FTS5 tables, the vocabulary) are refilled the way indexSearch() fills them, for those that exist.
+// start sees it as it is (decision 024; the first engine's tables went in migration 0019).
 // The rewritten copy is cached too: SQLite as a file, PostgreSQL as a template database in the bench's cluster.
 import { createHash } from "node:crypto";
 import {
@@ -20,7 +19,6 @@ import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { searchNormalize, searchWords } from "../../apps/server/src/lib/search-text.js";
 import { nameKey } from "../../apps/server/src/lib/text.js";
 import { CACHE_ROOT, type Dialect, migrationsHash, prepareDatabase, type RunDatabase, sqliteSql } from "./api-db.js";
 import { adminQuery } from "./api-postgres.js";
@@ -40,8 +38,7 @@ export type SearchSeed = {
 
 type Plan = {
   artists: { id: string; name: string; key: string }[];
-  songs: { id: string; title: string; key: string; text: string }[];
-  words: string[];
+  songs: { id: string; title: string; key: string }[];
 };
 
 /** What the rewrite reads: members' name keys, every artist and song id in order, credits as (song, artist) in order. */
@@ -91,7 +88,6 @@ function plan(size: SeedSize, existing: Existing): Plan {
     list.push(index.get(artistId) ?? 0);
     credits.set(songId, list);
   }
-  const words = new Set<string>();
   const songs = existing.songIds.map((id) => {
     const credited = credits.get(id) ?? [];
     const names = credited.map((a) => artists[a]?.name ?? "");
@@ -105,12 +101,9 @@ function plan(size: SeedSize, existing: Existing): Plan {
           ? guest
           : undefined;
     const title = songTitle(rand, vocab, feature);
-    // As indexSearch() writes it: the title, then the credited names in order.
-    const text = searchNormalize([title, ...names].join(" "));
-    for (const w of searchWords(text)) words.add(w);
-    return { id, title, key: nameKey(title), text };
+    return { id, title, key: nameKey(title) };
   });
-  return { artists, songs, words: [...words] };
+  return { artists, songs };
 }
 
 /** Rewrite the SQLite catalogue at `file` in place: one transaction, indexes on the rewritten columns rebuilt. */
@@ -134,17 +127,11 @@ function rewriteSqlite(file: string, size: SeedSize, progress: Progress): Record
       ).map((r) => [r.song_id, r.artist_id]),
     };
     const p = plan(size, existing);
-    const has = (name: string) =>
-      (db.prepare("select sql from sqlite_master where name = ?").get(name) as { sql: string } | undefined)?.sql;
-    const songColumns = new Set(
-      (db.prepare("select name from pragma_table_info('song')").all() as { name: string }[]).map((r) => r.name),
-    );
-    const withText = songColumns.has("search_text");
     db.exec("begin");
     // Indexes over the rewritten columns are cheaper to build again than to update row by row.
     const indexes = db
       .prepare(
-        "select name, sql from sqlite_master where type = 'index' and tbl_name in ('song', 'user') and sql is not null and (sql like '%title_key%' or sql like '%search_text%' or sql like '%username_key%')",
+        "select name, sql from sqlite_master where type = 'index' and tbl_name in ('song', 'user') and sql is not null and (sql like '%title_key%' or sql like '%username_key%')",
       )
       .all() as { name: string; sql: string }[];
     for (const ix of indexes) db.exec(`drop index "${ix.name}"`);
@@ -156,14 +143,9 @@ function rewriteSqlite(file: string, size: SeedSize, progress: Progress): Record
       if (i % 5000 === 0) progress("artist names", i, p.artists.length);
     });
     progress("artist names", p.artists.length, p.artists.length);
-    const song = db.prepare(
-      withText
-        ? "update song set title = ?, title_key = ?, search_text = ? where id = ?"
-        : "update song set title = ?, title_key = ? where id = ?",
-    );
+    const song = db.prepare("update song set title = ?, title_key = ? where id = ?");
     p.songs.forEach((s, i) => {
-      if (withText) song.run(s.title, s.key, s.text, s.id);
-      else song.run(s.title, s.key, s.id);
+      song.run(s.title, s.key, s.id);
       if (i % 5000 === 0) progress("song titles", i, p.songs.length);
     });
     progress("song titles", p.songs.length, p.songs.length);
@@ -171,34 +153,9 @@ function rewriteSqlite(file: string, size: SeedSize, progress: Progress): Record
       db.exec(ix.sql);
     });
     progress("indexes", 1, 1);
-    // The old engine's tables, where the migrations still make them: emptied by being made again, then filled.
-    let step = 0;
-    for (const table of ["song_fts", "song_words_fts"]) {
-      const ddl = has(table);
-      if (!ddl || !withText) continue;
-      db.exec(`drop table ${table}`);
-      db.exec(ddl);
-      db.exec(`insert into ${table} (song_id, search_text) select id, search_text from song`);
-      progress("search tables", ++step, 3);
-    }
-    if (has("search_word")) {
-      db.exec("delete from search_word");
-      const wordFts = has("search_word_fts");
-      if (wordFts) {
-        db.exec("drop table search_word_fts");
-        db.exec(wordFts);
-      }
-      const insertWord = db.prepare("insert into search_word (word) values (?)");
-      const insertWordFts = wordFts ? db.prepare("insert into search_word_fts (word) values (?)") : undefined;
-      for (const w of p.words) {
-        insertWord.run(w);
-        insertWordFts?.run(w);
-      }
-    }
-    progress("search tables", 3, 3);
     db.exec("commit");
     db.pragma("journal_mode = WAL");
-    return { artists_renamed: p.artists.length, songs_retitled: p.songs.length, search_word: p.words.length };
+    return { artists_renamed: p.artists.length, songs_retitled: p.songs.length };
   } finally {
     db.close();
   }
@@ -221,18 +178,12 @@ async function rewritePostgres(url: string, size: SeedSize, progress: Progress):
       ).rows.map((r) => [r.song_id, r.artist_id]),
     };
     const p = plan(size, existing);
-    const withText =
-      (
-        await client.query(
-          "select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'song' and column_name = 'search_text'",
-        )
-      ).rowCount === 1;
     await client.query("set synchronous_commit = off"); // this session's one commit only
     await client.query("set maintenance_work_mem = '256MB'");
     await client.query("begin");
     const indexes = await client.query<{ indexname: string; indexdef: string }>(
       `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('song', 'user')
-         and (indexdef like '%title_key%' or indexdef like '%search_text%') and indexname not in (select conname from pg_constraint)`,
+         and indexdef like '%title_key%' and indexname not in (select conname from pg_constraint)`,
     );
     for (const ix of indexes.rows) await client.query(`drop index "${ix.indexname}"`);
     await client.query(`update "user" set username_key = 'search-bench:' || id where is_artist`);
@@ -249,23 +200,17 @@ async function rewritePostgres(url: string, size: SeedSize, progress: Progress):
     for (let i = 0; i < p.songs.length; i += BATCH) {
       const b = p.songs.slice(i, i + BATCH);
       await client.query(
-        `update song s set title = d.title, title_key = d.key${withText ? ", search_text = d.text" : ""}
-           from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as d(id, title, key, text) where s.id = d.id`,
-        [b.map((s) => s.id), b.map((s) => s.title), b.map((s) => s.key), b.map((s) => s.text)],
+        `update song s set title = d.title, title_key = d.key
+           from unnest($1::text[], $2::text[], $3::text[]) as d(id, title, key) where s.id = d.id`,
+        [b.map((s) => s.id), b.map((s) => s.title), b.map((s) => s.key)],
       );
       progress("song titles", Math.min(i + BATCH, p.songs.length), p.songs.length);
     }
     for (const ix of indexes.rows) await client.query(ix.indexdef);
     progress("indexes", 1, 1);
-    if ((await client.query("select to_regclass('search_word') as t")).rows[0]?.t) {
-      await client.query("delete from search_word");
-      for (let i = 0; i < p.words.length; i += BATCH)
-        await client.query("insert into search_word (word) select unnest($1::text[])", [p.words.slice(i, i + BATCH)]);
-    }
-    progress("search tables", 1, 1);
     await client.query("commit");
     await client.query(`vacuum analyze song, "user"`);
-    return { artists_renamed: p.artists.length, songs_retitled: p.songs.length, search_word: p.words.length };
+    return { artists_renamed: p.artists.length, songs_retitled: p.songs.length };
   } finally {
     await client.end();
   }

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import SQLite from "better-sqlite3";
 
-/** What a sync may write in the catalogue (the issue's "no row written"): songs, eras, batches, changelog, search. */
+/** What a sync may write in the catalogue (the issue's "no row written"): songs, eras, batches, changelog, notifications. */
 export const CATALOGUE_TABLES = [
   "song",
   "song_artist",
@@ -61,9 +61,6 @@ export function openReadOnly(file: string) {
     .filter((t) => !/^create virtual table/i.test(t.sql ?? ""))
     .map((t) => ({ name: t.name, withoutRowid: /without\s+rowid/i.test(t.sql ?? "") }));
   return {
-    /** The search tables (the FTS indexes' shadow tables, the search words), as this database names them. */
-    searchTables: tables.map((t) => t.name).filter((n) => /^song_fts|^song_words|^search_/.test(n)),
-
     /** Every table's rows, in one read transaction (one consistent view). */
     snapshot(): Snapshot {
       const out: Snapshot = new Map();

@@ -39,37 +39,23 @@ export function table(header: string[], rows: string[][]): string {
   return [header, align, ...rows].map((r) => `| ${r.join(" | ")} |`).join("\n");
 }
 
-/** An FTS5 index's shadow tables besides `_content` (one row per song indexed): its blocks, sizes and settings. */
-export const FTS_BLOCKS = /_(config|data|docsize|idx)$/;
-
-/**
- * Rows written per catalogue table and search table by each kind of sync, one column per kind; an FTS5 index shows
- * its `_content` table (a row per song indexed) and its other shadow tables (index blocks) summed on a second row.
- */
-export function writesTable(kinds: { name: string; diffs: TableDiff[] }[], searchTables: string[]): string {
-  const groups = new Map<string, string[]>();
-  for (const t of [...CATALOGUE_TABLES, ...searchTables]) {
-    const key = FTS_BLOCKS.test(t) ? `${t.replace(FTS_BLOCKS, "")}_* index blocks` : t;
-    groups.set(key, [...(groups.get(key) ?? []), t]);
-  }
-  const cell = (diffs: TableDiff[], tables: string[]) => {
-    const ds = diffs.filter((x) => tables.includes(x.table));
+/** Rows written per catalogue table by each kind of sync, one column per kind. */
+export function writesTable(kinds: { name: string; diffs: TableDiff[] }[]): string {
+  const cell = (diffs: TableDiff[], name: string) => {
+    const ds = diffs.filter((x) => x.table === name);
     const sum = (f: (d: TableDiff) => number) => ds.reduce((n, d) => n + f(d), 0);
     const [ins, upd, del] = [sum((d) => d.inserted), sum((d) => d.updated), sum((d) => d.deleted)];
     return ins + upd + del === 0 ? "0" : `**${ins + upd + del}** (+${ins} ~${upd} −${del})`;
   };
   return table(
     ["table", ...kinds.map((k) => k.name)],
-    [...groups].map(([name, tables]) => [
-      tables.length > 1 ? `${name} (${tables.map((t) => t.replace(/^.*_/, "_")).join(", ")})` : name,
-      ...kinds.map((k) => cell(k.diffs, tables)),
-    ]),
+    CATALOGUE_TABLES.map((name) => [name, ...kinds.map((k) => cell(k.diffs, name))]),
   );
 }
 
 /** The tables outside the catalogue a run of syncs changed, with the columns updated: the bookkeeping. */
-export function bookkeepingLines(diffs: TableDiff[], searchTables: string[]): string[] {
-  const catalogue = new Set([...CATALOGUE_TABLES, ...searchTables]);
+export function bookkeepingLines(diffs: TableDiff[]): string[] {
+  const catalogue = new Set(CATALOGUE_TABLES);
   return diffs
     .filter((d) => !catalogue.has(d.table))
     .map(

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import type { ImportBatch, ImportBatchDetail } from "@unheard/shared";
 import { machine } from "./api-report.js";
 import { CATALOGUE_TABLES, type TableDiff, written } from "./sync-db.js";
-import { bookkeepingLines, FTS_BLOCKS, medianRange, SYNC_TARGETS, spread, table, writesTable } from "./sync-report.js";
+import { bookkeepingLines, medianRange, SYNC_TARGETS, spread, table, writesTable } from "./sync-report.js";
 import { ROOT, type ServedSheet } from "./sync-servers.js";
 import type { Edit } from "./sync-sheet.js";
 
@@ -78,11 +78,10 @@ export type FormatResult = {
 export type Check = { name: string; ok: boolean; detail: string };
 
 /** What the run must show: every row read and created, nothing written by an unchanged sheet, the 10-row change told. */
-export function checksOf(results: FormatResult[], searchTables: string[], settings: Settings): Check[] {
+export function checksOf(results: FormatResult[], settings: Settings): Check[] {
   const { songs, eraCount } = settings;
   const checks: Check[] = [];
-  const catalogue = (diffs: TableDiff[]) =>
-    [...CATALOGUE_TABLES, ...searchTables].reduce((n, table) => n + written(diffs, table), 0);
+  const catalogue = (diffs: TableDiff[]) => CATALOGUE_TABLES.reduce((n, table) => n + written(diffs, table), 0);
   for (const r of results) {
     const F = r.format.toUpperCase();
     for (const f of r.first) {
@@ -100,11 +99,11 @@ export function checksOf(results: FormatResult[], searchTables: string[], settin
     }
     for (const k of r.unchanged) {
       const n = catalogue(k.diffs);
-      const hashes = k.hashChanged.filter((t) => [...CATALOGUE_TABLES, ...searchTables].includes(t));
+      const hashes = k.hashChanged.filter((t) => CATALOGUE_TABLES.includes(t));
       checks.push({
         name: `${F} unchanged sync (${k.name}): 0 catalogue rows written`,
         ok: n === 0 && hashes.length === 0,
-        detail: `${n} rows written in the catalogue and search tables over ${k.times.length} syncs; their hashes ${hashes.length ? `changed: ${hashes.join(", ")}` : "all the same before and after"}`,
+        detail: `${n} rows written in the catalogue over ${k.times.length} syncs; their hashes ${hashes.length ? `changed: ${hashes.join(", ")}` : "all the same before and after"}`,
       });
     }
     const etag = r.unchanged.find((k) => k.name === "304 by ETag");
@@ -176,18 +175,16 @@ export function report(opts: {
   serverLabel: string;
   peakRss: number;
   startRss: number;
-  searchTables: string[];
   sizes: string;
   load: string;
   code: string;
   unwoken: Unwoken[];
 }): string {
-  const { results, checks, searchTables } = opts;
+  const { results, checks } = opts;
   const { runs, songs, eraCount, followerCount } = opts.settings;
   const col = (f: (r: FormatResult) => string) => results.map(f);
   const F = results.map((r) => r.format.toUpperCase());
-  const catalogueWrites = (diffs: TableDiff[]) =>
-    [...CATALOGUE_TABLES, ...searchTables].reduce((n, t) => n + written(diffs, t), 0);
+  const catalogueWrites = (diffs: TableDiff[]) => CATALOGUE_TABLES.reduce((n, t) => n + written(diffs, t), 0);
   /** "pass" when every run met the target, else how many missed it. */
   const verdict = (oks: boolean[]) => {
     const missed = oks.filter((ok) => !ok).length;
@@ -297,14 +294,11 @@ export function report(opts: {
   const unchangedWrites = results.flatMap((r) => [
     `${r.format.toUpperCase()}, ${runs} syncs of each kind on ${r.edited.artist}'s link:`,
     "",
-    writesTable(
-      r.unchanged.map((k) => ({ name: k.name, diffs: k.diffs })),
-      searchTables,
-    ),
+    writesTable(r.unchanged.map((k) => ({ name: k.name, diffs: k.diffs }))),
     "",
     "Bookkeeping the same syncs wrote (outside the catalogue):",
     "",
-    ...r.unchanged.flatMap((k) => [`- ${k.name}: ${bookkeepingLines(k.diffs, searchTables).join("; ") || "nothing"}`]),
+    ...r.unchanged.flatMap((k) => [`- ${k.name}: ${bookkeepingLines(k.diffs).join("; ") || "nothing"}`]),
     "",
   ]);
   const ten = table(
@@ -335,17 +329,8 @@ export function report(opts: {
       ],
       ["notification text", ...col((r) => `“${r.tenRow[0]?.notes[0]?.summary ?? ""}”`)],
       [
-        "rows written per change: catalogue and search rows + FTS index blocks",
-        ...col((r) =>
-          r.tenRow
-            .map((x) => {
-              const blocks = searchTables
-                .filter((t) => FTS_BLOCKS.test(t))
-                .reduce((n, t) => n + written(x.diffs, t), 0);
-              return `${catalogueWrites(x.diffs) - blocks} + ${blocks}`;
-            })
-            .join("; "),
-        ),
+        "rows written per change in the catalogue",
+        ...col((r) => r.tenRow.map((x) => catalogueWrites(x.diffs)).join("; ")),
       ],
       ["peak RSS", ...col((r) => `${Math.max(...r.tenRow.map((x) => x.rssMb)).toFixed(0)} MB`)],
     ],
@@ -353,16 +338,16 @@ export function report(opts: {
   const tenWrites = results.flatMap((r) => [
     `${r.format.toUpperCase()}: rows written by the first 10-row change, per table (the edits: ${r.tenRow[0]?.edits.map((e) => `${e.kind} “${e.row}”`).join(", ")}):`,
     "",
-    writesTable([{ name: "10-row change", diffs: r.tenRow[0]?.diffs ?? [] }], searchTables),
+    writesTable([{ name: "10-row change", diffs: r.tenRow[0]?.diffs ?? [] }]),
     "",
     `Columns the updated rows changed: ${
       (r.tenRow[0]?.diffs ?? [])
-        .filter((d) => d.updated > 0 && !bookkeepingLines([d], searchTables).length)
+        .filter((d) => d.updated > 0 && !bookkeepingLines([d]).length)
         .map((d) => `\`${d.table}\` (${d.columns.join(", ")})`)
         .join("; ") || "none"
     }.`,
     "",
-    `Bookkeeping: ${bookkeepingLines(r.tenRow[0]?.diffs ?? [], searchTables).join("; ") || "nothing"}`,
+    `Bookkeeping: ${bookkeepingLines(r.tenRow[0]?.diffs ?? []).join("; ") || "nothing"}`,
     "",
   ]);
   const all = (r: FormatResult) => [...r.unchanged.flatMap((k) => k.times), ...r.tenRow];

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import PinoPretty from "pino-pretty";
 import { buildApp } from "./app.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { migrateToLatest } from "./db/migrate.js";
@@ -8,7 +7,17 @@ import { sweepDataDir } from "./lib/audio-sweep.js";
 import { boundOpenRequests } from "./lib/open-requests.js";
 import { setDemoAudioStatus } from "./seed/demo-audio-status.js";
 import { fillDemoAudio, type SeedResult, seedDemo } from "./seed/seed.js";
-import { chooseLogFormat, demoAudioProgressText, progressLine, progressSteps, readyBanner } from "./terminal.js";
+import {
+  chooseLogFormat,
+  demoAudioProgressText,
+  isVerbose,
+  type LogRecord,
+  migrationsText,
+  progressLine,
+  progressSteps,
+  readyBanner,
+  terminalLogStream,
+} from "./terminal.js";
 
 /** How long a shutdown lets requests being answered finish, after background work has stopped. */
 const REQUEST_GRACE_MS = 3_000;
@@ -27,10 +36,26 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // People at a terminal get readable lines (synchronous, so they interleave with the progress line in order);
-  // pipes and files get JSON lines.
+  // People at a terminal get one readable line per record, written synchronously so they interleave with the
+  // progress line in order; pipes and files get JSON lines.
   const pretty = chooseLogFormat(config.logFormat, process.stdout.isTTY) === "pretty";
   const color = pretty && Boolean(process.stdout.isTTY);
+  const verbose = isVerbose(config.logLevel);
+  const line = progressLine(process.stdout);
+  // Until the server listens, a stop (Ctrl-C) leaves at once: the demo catalogue is written in one transaction, so
+  // nothing half-done stays (its stored audio files are swept at the next start). The line it ends is a clean one.
+  let shutdown: ((signal: NodeJS.Signals) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shutdown) return shutdown(signal);
+    line.clear();
+    const msg = "stopped before the server was ready; the next start picks up from there";
+    process.stdout.write(pretty ? `${msg}\n` : `${JSON.stringify({ level: 30, time: Date.now(), signal, msg })}\n`);
+    process.exit(0);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  // While the background demo audio takes the cores, slow answers are expected (the banner says so).
+  let demoAudioRunning = false;
   const database = openConfiguredDatabase(config);
   const applied = await migrateToLatest(database.db);
   const app = await buildApp({
@@ -40,18 +65,19 @@ async function main(): Promise<void> {
     logger: pretty
       ? {
           level: config.logLevel,
-          stream: PinoPretty({
-            colorize: color,
-            sync: true,
-            ignore: "pid,hostname",
-            translateTime: "SYS:HH:MM:ss",
+          stream: terminalLogStream({
+            out: process.stdout,
+            verbose,
+            color,
+            demote: (rec: LogRecord) => demoAudioRunning && rec.msg === "slow request",
+            before: () => line.clear(),
           }),
         }
       : { level: config.logLevel },
   });
   // Facts for log collectors ride along in JSON; a person reads the message alone.
   const note = (fields: object, msg: string) => (pretty ? app.log.info(msg) : app.log.info(fields, msg));
-  if (applied.length > 0) note({ applied }, `database migrated: ${applied.join(", ")}`);
+  if (applied.length > 0) note({ applied }, migrationsText(applied));
   // What a killed process left half-done: an audio file whose song row never committed, upload temp files.
   const swept = await sweepDataDir(database, config.dataDir, { localAudio: !config.s3 });
   if (swept.orphanAudio.length > 0 || swept.tempFiles > 0)
@@ -63,7 +89,6 @@ async function main(): Promise<void> {
   let seeded: SeedResult | undefined;
   if (config.seedDemo) {
     const started = performance.now();
-    const line = progressLine(process.stdout);
     seeded = await seedDemo({
       database,
       config,
@@ -108,7 +133,7 @@ async function main(): Promise<void> {
 
   const background = new AbortController();
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const stop = async (signal: string) => {
     if (closing) return;
     closing = true;
     background.abort(new Error(`shutting down (${signal})`));
@@ -135,8 +160,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  shutdown = (signal) => void stop(signal);
 
   // Fastify would log "Server listening at" each address it bound (127.0.0.1, or every interface for 0.0.0.0):
   // the lines below name the one address to open instead, the one e-mailed links use (PUBLIC_URL).
@@ -164,7 +188,7 @@ async function main(): Promise<void> {
         ...(seeded ? { accounts: seeded.accounts } : {}),
         ...(seeded?.audioPending
           ? {
-              note: `Audio for ${seeded.audioPending} catalogue songs is being generated in the background; progress follows below.`,
+              note: `Audio for ${seeded.audioPending} more songs is being generated in the background; pages answer slower until it is done.`,
             }
           : {}),
         color,
@@ -181,7 +205,12 @@ async function main(): Promise<void> {
       `Unheard is running at ${config.publicUrl} (database: ${database.dialect}, ready in ${startup.toFixed(2)} s)`,
     );
   }
-  if (config.seedDemo) void finishDemoAudio(note, app.log, config, database, background.signal);
+  if (config.seedDemo) {
+    demoAudioRunning = true;
+    void finishDemoAudio(note, app.log, config, database, background.signal).finally(() => {
+      demoAudioRunning = false;
+    });
+  }
 }
 
 /** Render and attach the demo audio still missing (first start, or a start stopped before it finished). */

@@ -4,9 +4,14 @@ import {
   accountsTable,
   chooseLogFormat,
   demoAudioProgressText,
+  formatLogRecord,
+  isVerbose,
+  type LogRecord,
+  migrationsText,
   progressLine,
   progressSteps,
   readyBanner,
+  terminalLogStream,
 } from "./terminal.js";
 
 const accounts = [
@@ -93,5 +98,92 @@ describe("terminal output", () => {
     expect(demoAudioProgressText(228, 284, 233_000)).toBe("demo audio: 228 of 284 songs (80%), about 1 min left");
     expect(demoAudioProgressText(283, 284, 60_000)).toBe("demo audio: 283 of 284 songs (99%), about 5 s left");
     expect(demoAudioProgressText(0, 284, 0)).toBe("demo audio: 0 of 284 songs (0%)");
+  });
+
+  it("names a new database's migrations by count, and a few new ones by name (issue 38)", () => {
+    const all = Array.from({ length: 19 }, (_, i) => `${String(i + 1).padStart(4, "0")}_step_${i + 1}`);
+    expect(migrationsText(all)).toBe("database created (19 migrations)");
+    expect(migrationsText(["0019_drop_old_search_tables"])).toBe("database migrated: 0019_drop_old_search_tables");
+    expect(migrationsText(all.slice(10))).toBe("database migrated: 9 migrations, 0011_step_11 to 0019_step_19");
+    for (const n of [1, 3, 9, 19]) expect(migrationsText(all.slice(19 - n)).length).toBeLessThan(80);
+  });
+
+  const at = new Date(2026, 0, 2, 10, 41, 2).getTime();
+  const plain = { verbose: false, color: false };
+
+  it("writes a log record as one line, a request's URL, status and time read into it (issue 38)", () => {
+    const slow: LogRecord = {
+      level: 40,
+      time: at,
+      reqId: "req-1",
+      url: "/",
+      statusCode: 200,
+      ms: 2305.17,
+      msg: "slow request",
+    };
+    expect(formatLogRecord(slow, plain)).toBe("[10:41:02] WARN: slow request (/, 200, 2.3 s)");
+    expect(formatLogRecord({ ...slow, level: 20, method: "GET", ms: 12.4, msg: "request completed" }, plain)).toBe(
+      "[10:41:02] DEBUG: request completed (GET /, 200, 12 ms)",
+    );
+    // A warning's error is its message, on the same line; its stack and other fields wait for LOG_LEVEL=debug.
+    const err = {
+      type: "Error",
+      message: "connection lost\nat socket",
+      stack: "Error: connection lost\n    at a (x.js:1:1)",
+    };
+    expect(formatLogRecord({ level: 40, time: at, err, linkId: "l1", msg: "tracker sync failed" }, plain)).toBe(
+      "[10:41:02] WARN: tracker sync failed: connection lost",
+    );
+    // An error shows where it happened.
+    expect(formatLogRecord({ level: 50, time: at, err, msg: "digest failed" }, plain).split("\n")).toEqual([
+      "[10:41:02] ERROR: digest failed: connection lost",
+      "    at a (x.js:1:1)",
+    ]);
+    expect(
+      formatLogRecord({ level: 30, time: at, pid: 1, hostname: "h", signal: "SIGINT", msg: "shutting down" }, plain),
+    ).toBe("[10:41:02] INFO: shutting down");
+    expect(formatLogRecord({ level: 30, time: at, msg: "ready" }, { verbose: false, color: true })).toBe(
+      "[10:41:02] \x1b[32mINFO\x1b[39m: ready",
+    );
+  });
+
+  it("shows every field with LOG_LEVEL=debug, still one line per record", () => {
+    expect(isVerbose("debug")).toBe(true);
+    expect(isVerbose("trace")).toBe(true);
+    expect(isVerbose("info")).toBe(false);
+    expect(isVerbose("warn")).toBe(false);
+    const line = formatLogRecord(
+      { level: 30, time: at, pid: 1, hostname: "h", signal: "SIGINT", msg: "shutting down" },
+      { verbose: true, color: false },
+    );
+    expect(line).toBe('[10:41:02] INFO: shutting down {"signal":"SIGINT"}');
+  });
+
+  it("prints pino's JSON records as lines, leaves demoted ones for debug and clears a progress line first", () => {
+    let out = "";
+    let cleared = 0;
+    const demote = (rec: LogRecord) => rec.msg === "slow request";
+    const record = (rec: LogRecord) => `${JSON.stringify({ time: at, ...rec })}\n`;
+    const stream = terminalLogStream({
+      out: { write: (t: string) => (out += t) },
+      verbose: false,
+      color: false,
+      demote,
+      before: () => cleared++,
+    });
+    stream.write(record({ level: 40, url: "/", statusCode: 200, ms: 2300, msg: "slow request" }));
+    stream.write(record({ level: 30, msg: "demo audio: 29 of 284 songs (10%), about 3 min left" }));
+    stream.write("not json");
+    expect(out).toBe("[10:41:02] INFO: demo audio: 29 of 284 songs (10%), about 3 min left\nnot json\n");
+    expect(cleared).toBe(1);
+    let debug = "";
+    const verbose = terminalLogStream({
+      out: { write: (t: string) => (debug += t) },
+      verbose: true,
+      color: false,
+      demote,
+    });
+    verbose.write(record({ level: 40, url: "/", statusCode: 200, ms: 2300, msg: "slow request" }));
+    expect(debug).toBe('[10:41:02] WARN: slow request (/, 200, 2.3 s) {"url":"/","statusCode":200,"ms":2300}\n');
   });
 });

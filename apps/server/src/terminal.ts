@@ -3,6 +3,14 @@
 // not a terminal, or LOG_FORMAT=json).
 import type { Writable } from "node:stream";
 
+/** Log levels that show every field of every log record (and records demoted from info or warn). */
+const VERBOSE_LEVELS = new Set(["debug", "trace"]);
+
+/** True when LOG_LEVEL asks for the details a person does not need by default. */
+export function isVerbose(level: string): boolean {
+  return VERBOSE_LEVELS.has(level);
+}
+
 /** How log lines look: `pretty` for people, `json` for log collectors. */
 export type LogFormat = "pretty" | "json";
 
@@ -123,4 +131,90 @@ export function demoAudioProgressText(done: number, total: number, elapsedMs: nu
       ? `, about ${leftSeconds} s left`
       : `, about ${Math.round(leftSeconds / 60)} min left`;
   return `demo audio: ${done} of ${total} songs (${pct}%)${left}`;
+}
+
+/** "database created (19 migrations)" on a new database, the names when a few were applied to an existing one. */
+export function migrationsText(applied: string[]): string {
+  const [first, last] = [applied[0] ?? "", applied[applied.length - 1] ?? ""];
+  if (first.startsWith("0001_")) return `database created (${applied.length} migrations)`;
+  if (applied.length <= 3) return `database migrated: ${applied.join(", ")}`;
+  return `database migrated: ${applied.length} migrations, ${first} to ${last}`;
+}
+
+/** A pino log record as a destination stream receives it (one JSON line). */
+export type LogRecord = {
+  level: number;
+  time?: number;
+  msg?: string;
+  err?: { type?: string; message?: string; stack?: string };
+  [field: string]: unknown;
+};
+
+const LEVEL_NAMES: Record<number, [label: string, color: number]> = {
+  10: ["TRACE", 90],
+  20: ["DEBUG", 34],
+  30: ["INFO", 32],
+  40: ["WARN", 33],
+  50: ["ERROR", 31],
+  60: ["FATAL", 31],
+};
+
+/** Fields a person reads in the message itself, or that only a log collector needs. */
+const UNSHOWN = new Set(["level", "time", "msg", "pid", "hostname", "err"]);
+
+const clock = (time: number) => new Date(time).toTimeString().slice(0, 8);
+const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * One log record as one line: "[10:41:02] WARN: slow request (GET /, 200, 2.3 s)". A request's URL, status and
+ * time are read into the line; an error's message follows its record's message, and an error (not a warning)
+ * shows its stack below. Other fields appear only when `verbose` (LOG_LEVEL=debug), as JSON on the same line.
+ */
+export function formatLogRecord(rec: LogRecord, opts: { verbose: boolean; color: boolean }): string {
+  const [label, code] = LEVEL_NAMES[rec.level] ?? [`LEVEL ${rec.level}`, 0];
+  const level = opts.color && code ? `\x1b[${code}m${label}\x1b[39m` : label;
+  let text = rec.msg ?? "";
+  if (typeof rec.url === "string" && typeof rec.ms === "number") {
+    const method = typeof rec.method === "string" ? `${rec.method} ` : "";
+    const status = typeof rec.statusCode === "number" ? `, ${rec.statusCode}` : "";
+    text += ` (${method}${rec.url}${status}, ${duration(rec.ms)})`;
+  }
+  const err = rec.err;
+  if (err?.message) text += `: ${err.message.split("\n")[0]}`;
+  if (opts.verbose) {
+    const rest = Object.fromEntries(Object.entries(rec).filter(([k]) => !UNSHOWN.has(k)));
+    if (Object.keys(rest).length > 0) text += ` ${JSON.stringify(rest)}`;
+  }
+  const line = `[${clock(rec.time ?? Date.now())}] ${level}: ${text}`;
+  // A stack helps with an error (something is broken) and with debugging; a warning stays one line.
+  const stack = err?.stack && (rec.level >= 50 || opts.verbose) ? err.stack.split("\n").slice(1) : [];
+  return [line, ...stack.map((l) => `    ${l.trim()}`)].join("\n");
+}
+
+/**
+ * A pino destination for people: each record written as formatLogRecord's line. Records `demote` picks (slow
+ * answers while demo audio takes the cores) are left for LOG_LEVEL=debug; `before` runs ahead of each line (to
+ * clear a progress line it would otherwise be written into).
+ */
+export function terminalLogStream(opts: {
+  out: { write(text: string): unknown };
+  verbose: boolean;
+  color: boolean;
+  demote?: (rec: LogRecord) => boolean;
+  before?: () => void;
+}): { write(line: string): void } {
+  return {
+    write(line) {
+      let rec: LogRecord;
+      try {
+        rec = JSON.parse(line) as LogRecord;
+      } catch {
+        opts.out.write(line.endsWith("\n") ? line : `${line}\n`);
+        return;
+      }
+      if (!opts.verbose && opts.demote?.(rec)) return;
+      opts.before?.();
+      opts.out.write(`${formatLogRecord(rec, opts)}\n`);
+    },
+  };
 }

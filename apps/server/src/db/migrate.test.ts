@@ -7,6 +7,7 @@ import { migrateToLatest } from "./migrate.js";
 import * as m0012 from "./migrations/0012_name_keys_fold_lookalikes.js";
 import * as m0013 from "./migrations/0013_credit_count.js";
 import * as m0017 from "./migrations/0017_fingerprint_hash_counts.js";
+import * as m0019 from "./migrations/0019_drop_old_search_tables.js";
 import type { DB } from "./schema.js";
 
 const TABLES = [
@@ -30,7 +31,6 @@ const TABLES = [
   "points_ledger",
   "rate_limit",
   "report",
-  "search_word",
   "session",
   "song",
   "song_artist",
@@ -56,16 +56,8 @@ describeEachDialect("migrations", (dialect) => {
 
   it("creates the whole data model, and a second run changes nothing", async () => {
     const tables = await database.db.introspection.getTables();
-    // SQLite lists the FTS5 index and its shadow tables too.
-    const names = tables
-      .map((t) => t.name)
-      .filter(
-        (n) =>
-          !n.startsWith("kysely_") &&
-          !n.startsWith("song_fts") &&
-          !n.startsWith("search_word_fts") &&
-          !n.startsWith("song_words_fts"),
-      );
+    // No FTS5 table (nor its shadow tables) is left: the old search tables went in migration 0019.
+    const names = tables.map((t) => t.name).filter((n) => !n.startsWith("kysely_"));
     expect(names.sort()).toEqual(TABLES);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
@@ -305,5 +297,68 @@ describeEachDialect("migrations", (dialect) => {
       [70017, 1],
       [70018, 2],
     ]);
+  });
+
+  it("drops the first search design's tables and song.search_text; down puts them back, filled (migration 0019)", async () => {
+    const { db } = database;
+    const now = nowIso();
+    const raw = db as Kysely<unknown>;
+    const tableNames = async () => (await db.introspection.getTables()).map((t) => t.name);
+    const songColumns = async () =>
+      (await db.introspection.getTables()).find((t) => t.name === "song")?.columns.map((c) => c.name) ?? [];
+    const old =
+      dialect === "sqlite" ? ["search_word", "search_word_fts", "song_fts", "song_words_fts"] : ["search_word"];
+    expect(await tableNames()).not.toContain("search_word");
+    expect(await songColumns()).not.toContain("search_text");
+
+    const [artist, song] = [newId(), newId()];
+    await db
+      .insertInto("user")
+      .values({
+        id: artist,
+        name: "Beyoncé",
+        email: `${artist}@example.com`,
+        created_at: now,
+        updated_at: now,
+        username: "Beyoncé",
+        username_key: `beyonce ${artist}`,
+      })
+      .execute();
+    await db
+      .insertInto("song")
+      .values({
+        id: song,
+        title: "Mig 0019 Halo!",
+        title_key: "mig 0019 halo",
+        genre: "Pop",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db.insertInto("song_artist").values({ song_id: song, artist_id: artist, position: 0 }).execute();
+
+    await m0019.down(raw);
+    for (const t of old) expect(await tableNames()).toContain(t);
+    const text = await sql<{ search_text: string }>`select search_text from song where id = ${song}`.execute(db);
+    expect(text.rows[0]?.search_text).toBe("mig 0019 halo beyonce");
+    const words = await sql<{
+      word: string;
+    }>`select word from search_word where word in ('halo', 'beyonce', 'mig')`.execute(db);
+    expect(words.rows.map((r) => r.word).sort()).toEqual(["beyonce", "halo", "mig"]);
+    if (dialect === "sqlite") {
+      const fts = await sql<{ search_text: string }>`select search_text from song_fts where song_id = ${song}`.execute(
+        db,
+      );
+      expect(fts.rows.map((r) => r.search_text)).toEqual(["mig 0019 halo beyonce"]);
+    }
+
+    await m0019.up(raw);
+    const left = await tableNames();
+    for (const t of old) expect(left).not.toContain(t);
+    expect(left.filter((t) => /_fts/.test(t))).toEqual([]);
+    expect(await songColumns()).not.toContain("search_text");
+    // The song itself is untouched.
+    const row = await db.selectFrom("song").select("title").where("id", "=", song).executeTakeFirstOrThrow();
+    expect(row.title).toBe("Mig 0019 Halo!");
   });
 });

@@ -17,6 +17,7 @@ import * as m0015 from "./migrations/0015_tracker_details.js";
 import * as m0016 from "./migrations/0016_play_counts.js";
 import * as m0017 from "./migrations/0017_fingerprint_hash_counts.js";
 import * as m0018 from "./migrations/0018_tracker_sync.js";
+import * as m0019 from "./migrations/0019_drop_old_search_tables.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "0016_play_counts": m0016,
   "0017_fingerprint_hash_counts": m0017,
   "0018_tracker_sync": m0018,
+  "0019_drop_old_search_tables": m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

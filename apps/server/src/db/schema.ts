@@ -123,7 +123,6 @@ export type SongTable = {
   audio_max: number | null;
   audio_mean: number | null;
   silence_ratio: number | null;
-  search_text: ColumnType<string, string | undefined, string>;
   fingerprinted_at: NullableTimestamp;
   fingerprint_preset: string | null;
   audio_match_song_id: string | null;
@@ -180,14 +179,6 @@ export type FavoriteTable = { song_id: string; user_id: string; created_at: Time
 
 /** A counted play (decision 027): `listener` is a keyed hash of a member's id or a visitor's network, never either. */
 export type SongPlayTable = { id: string; song_id: string; listener: string; created_at: Timestamp };
-/** Every word of the songs' search text (words of 3+ characters), for correcting misspelt query words. */
-export type SearchWordTable = { word: string };
-/** SQLite only: the FTS5 trigram index over search_word.word. */
-export type SearchWordFtsTable = { word: string };
-
-/** SQLite only: the FTS5 trigram index over song.search_text (song_fts) and its whole words (song_words_fts). */
-export type SongFtsTable = { song_id: string; search_text: string };
-
 export type FollowTable = { follower_id: string; artist_id: string; created_at: Timestamp };
 
 export type ReportTable = {
@@ -393,10 +384,6 @@ export type DB = {
   artist_change: ArtistChangeTable;
   import_mapping: ImportMappingTable;
   song_artist: SongArtistTable;
-  song_fts: SongFtsTable;
-  search_word: SearchWordTable;
-  search_word_fts: SearchWordFtsTable;
-  song_words_fts: SongFtsTable;
   vote: VoteTable;
   favorite: FavoriteTable;
   song_play: SongPlayTable;

@@ -2,6 +2,7 @@
 // the limit that bounds it, and how to try it past that limit. abuse.test.ts runs every row twice, sequentially and
 // with all attempts at once, on SQLite and PostgreSQL, and asserts the limit held and nothing else changed.
 import { DAILY_CAPS, PLAY_LIMITS, REPORTS_PER_MINUTE, SUGGESTIONS_PER_MINUTE } from "@unheard/shared";
+import { ipPrefix } from "../lib/client-origin.js";
 import { createPlayTokens } from "../modules/plays/play-token.js";
 import type { User } from "./fixtures.js";
 import type { TestContext } from "./harness.js";
@@ -29,6 +30,8 @@ export type AbuseKit = {
   ctx: TestContext;
   /** A new verified member, let in from the waitlist, of trust level 0 (a new account). */
   member(): Promise<Member>;
+  /** A new account, e-mail verified and signed in, that the waitlist still holds. */
+  heldAccount(): Promise<Member>;
   /** A song owned by `owner` (a fresh member when omitted); `verified` for a verified one. */
   song(opts?: { owner?: User; verified?: boolean; hidden?: boolean }): Promise<string>;
   /** A placeholder artist, by id. */
@@ -49,6 +52,8 @@ export type AbuseKit = {
   stream(user: User): Promise<{ statusCode: number; body: string; close(): void }>;
   /** The e-mails sent to `email` so far. */
   mails(email: string): number;
+  /** Pages the server has rendered so far (rows with `pages`; 0 without a renderer). */
+  renders(): number;
 };
 
 /** One row of the table. */
@@ -66,6 +71,11 @@ export type AbuseCase = {
   refusal: number | number[];
   /** Settings the row needs beyond the suite's (the rows that share them share one app). */
   env?: Record<string, string>;
+  /**
+   * The row asks for the web app's pages: its app serves a built index.html and renders pages on the server, and
+   * its refusals are pages (HTML with their message), not the API's JSON.
+   */
+  pages?: boolean;
   /** Tables a successful attempt may change; every other table must be left as it was. */
   writes: string[];
   prepare(kit: AbuseKit): Promise<AbuseAttack>;
@@ -97,6 +107,17 @@ function playTokens(kit: AbuseKit, user: User, songIds: string[]): { tokens: str
   const startedAt = Date.now() - 60_000;
   return { tokens: songIds.map((songId) => signer.sign({ songId, listener, startedAt })), listener };
 }
+
+/** A start token for each song as the server signs one for a visitor's network (`from` its address), a minute old. */
+function networkTokens(kit: AbuseKit, from: string, songIds: string[]): string[] {
+  const signer = createPlayTokens(kit.ctx.config.authSecret);
+  const listener = signer.listener(`net:${ipPrefix(from)}`);
+  const startedAt = Date.now() - 60_000;
+  return songIds.map((songId) => signer.sign({ songId, listener, startedAt }));
+}
+
+/** The read budget of the page rows: a page, and every read a render makes, is one. */
+const PAGE_READS = 10;
 
 /** Plays' per-address limits at their defaults. */
 const PLAY_LIMITS_ON = {
@@ -270,6 +291,101 @@ export const ABUSE_MATRIX: AbuseCase[] = [
     },
   },
   {
+    // Issue 38: five accounts never let in added five plays to one song in one window.
+    action: "count plays by accounts the waitlist holds",
+    limit: "an account the waitlist holds listens as a visitor of its network: once per network and song an hour",
+    attempts: 5,
+    succeed: 5,
+    rows: 1,
+    refusal: 0,
+    writes: ["song_play", "song"],
+    async prepare(kit) {
+      const held = await Promise.all(Array.from({ length: this.attempts }, () => kit.heldAccount()));
+      const target = await kit.song({ verified: true });
+      await withAudio(kit, [target]);
+      const from = kit.clientAddress();
+      // Each started from the one network: the listener the server names them (a user's token would not do).
+      const tokens = held.map(() => networkTokens(kit, from, [target])[0]);
+      return {
+        send: (i) => kit.as(held[i], "POST", `/api/songs/${target}/plays`, { token: tokens[i] }, from),
+        made: () => kit.count("song_play", "song_id", target),
+      };
+    },
+  },
+  {
+    // Issue 38: any unknown query string made a fresh render and a new entry in the page cache.
+    action: "ask for pages with one-off query strings",
+    limit: "a page is rendered by the parameters it reads: any other URL is redirected there, with no render",
+    pages: true,
+    attempts: 20,
+    succeed: 20,
+    rows: 0,
+    refusal: 0,
+    writes: [],
+    async prepare(kit) {
+      const song = await kit.song({ verified: true });
+      const routes = ["/", "/about", "/landing", `/song/${song}`, "/?q=abuse"];
+      const from = kit.clientAddress();
+      const tag = kit.unique("x").replace(/\W/g, "");
+      const before = kit.renders();
+      return {
+        send(i) {
+          const route = routes[i % routes.length] ?? "/";
+          return kit.as(undefined, "GET", `${route}${route.includes("?") ? "&" : "?"}${tag}=${i}`, undefined, from);
+        },
+        made: async () => kit.renders() - before,
+        async after(answers) {
+          if (!answers.every((a) => a.statusCode === 301)) throw new Error("a one-off URL was not redirected");
+        },
+      };
+    },
+  },
+  {
+    // Issue 38: /about and /landing counted against no limit (234 and 138 renders a second from one address).
+    action: "ask for pages",
+    limit: `a page is a public read: ${PAGE_READS} a minute per client address (PUBLIC_RATE_LIMIT), cached or not`,
+    pages: true,
+    env: { PUBLIC_RATE_LIMIT: String(PAGE_READS) },
+    attempts: PAGE_READS + 4,
+    succeed: PAGE_READS,
+    rows: 0,
+    refusal: 429,
+    writes: [],
+    async prepare(kit) {
+      const routes = ["/about", "/landing"];
+      // Rendered for someone else first: the attacker's pages come from memory, and still count.
+      for (const url of routes) await kit.as(undefined, "GET", url, undefined, kit.clientAddress());
+      const from = kit.clientAddress();
+      const before = kit.renders();
+      return {
+        send: (i) => kit.as(undefined, "GET", routes[i % routes.length] ?? "/", undefined, from),
+        made: async () => kit.renders() - before,
+      };
+    },
+  },
+  {
+    // Issue 38: a home render refused by the read limit still paid a render pass (211 a second from one address).
+    action: "ask for new pages past the read budget",
+    limit: "a page over the address's budget is refused before it is looked up or rendered",
+    pages: true,
+    env: { PUBLIC_RATE_LIMIT: String(PAGE_READS) },
+    attempts: 6,
+    succeed: 0,
+    rows: 0,
+    refusal: 429,
+    writes: [],
+    async prepare(kit) {
+      const from = kit.clientAddress();
+      for (let i = 0; i < PAGE_READS; i++) await kit.as(undefined, "GET", "/api/songs", undefined, from);
+      const tag = kit.unique("fresh").replace(/\W/g, "");
+      const before = kit.renders();
+      return {
+        send: (i) => kit.as(undefined, "GET", `/?q=${tag}${i}`, undefined, from),
+        made: async () => kit.renders() - before,
+      };
+    },
+  },
+  {
     action: "upload",
     limit: `a new member uploads at most ${DAILY_CAPS.uploads[LEVEL0]} songs a day`,
     attempts: DAILY_CAPS.uploads[LEVEL0] + 3,
@@ -279,10 +395,6 @@ export const ABUSE_MATRIX: AbuseCase[] = [
     writes: [
       "song",
       "song_artist",
-      "song_fts",
-      "song_words_fts",
-      "search_word",
-      "search_word_fts",
       "user",
       "job",
       "notification",

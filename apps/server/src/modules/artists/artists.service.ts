@@ -196,8 +196,6 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
         await trx.updateTable("follow").set({ artist_id: keepId }).where("artist_id", "=", mergeId).execute();
         await trx.updateTable("user").set({ is_artist: true, updated_at: nowIso() }).where("id", "=", keepId).execute();
         await recount(trx, keepId);
-        // Credits now carry the kept name; search must find the songs by it.
-        await songs.reindexSongsOf(trx, keepId);
         await audit(trx, viewer.id, action === "merge" ? "artist.merged" : "artist.claimed", keepId, {
           mergedId: mergeId,
           mergedName: gone.username,

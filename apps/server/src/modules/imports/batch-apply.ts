@@ -8,7 +8,6 @@ import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
 import type { EventBus } from "../../lib/events.js";
 import { newId } from "../../lib/ids.js";
-import { searchNormalize } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
 import type { ChangeInput, ChangelogService } from "../changelog/changelog.service.js";
@@ -150,7 +149,7 @@ export function createBatchApplier(deps: {
     }
   }
 
-  /** Create songs: rows, credits and search words as an upload writes them; each era they name made their artist's. */
+  /** Create songs: rows and credits as an upload writes them; each era they name made their artist's. */
   async function applyCreates(
     trx: Kysely<DB>,
     ctx: ApplyContext,
@@ -192,7 +191,6 @@ export function createBatchApplier(deps: {
         version_of: null,
         version_kind: null,
         import_batch_id: ctx.batchId,
-        search_text: searchNormalize([c.row.title, ...c.row.artists].join(" ")),
         created_at: now,
         updated_at: now,
       });
@@ -201,10 +199,6 @@ export function createBatchApplier(deps: {
     }
     await repo.insertSongs(trx, rows);
     await repo.creditNewSongs(trx, credits);
-    await repo.indexNewSongs(
-      trx,
-      rows.map((r) => ({ song_id: r.id, search_text: r.search_text ?? "" })),
-    );
     await repo.insertChanges(
       trx,
       rows.map((r) => ({ batch_id: ctx.batchId, song_id: r.id, action: "created" as const, previous: null })),
@@ -220,14 +214,13 @@ export function createBatchApplier(deps: {
     return lines;
   }
 
-  /** Change songs: the columns set, the replaced values recorded, a new title's search words, a new era made. */
+  /** Change songs: the columns set, the replaced values recorded, a new era made. */
   async function applyUpdates(trx: Kysely<DB>, ctx: ApplyContext, updates: PlannedUpdate[]) {
     const now = nowIso();
     const lines: ChangeInput[] = [];
     const eras = new Map<string, { artist_id: string; name: string; name_key: string }>();
     for (const u of updates) {
       await repo.updateSong(trx, u.songId, { ...(u.set as Updateable<SongTable>), updated_at: now });
-      if (typeof u.set.title === "string") await reindex(trx, u.songId, u.set.title);
       await repo.insertChanges(trx, [
         {
           batch_id: ctx.batchId,
@@ -243,12 +236,6 @@ export function createBatchApplier(deps: {
     }
     await repo.ensureEras(trx, [...eras.values()], now);
     return lines;
-  }
-
-  /** A song's search words after its title changed. */
-  async function reindex(trx: Kysely<DB>, songId: string, title: string) {
-    const artists = (await songs.artistsOf([songId], trx)).map((a) => a.username);
-    await songs.indexSearch(trx, songId, title, artists);
   }
 
   return {
@@ -314,7 +301,7 @@ export function createBatchApplier(deps: {
     },
 
     /**
-     * Undo a batch inside `trx`: the songs it created are deleted (credits, search rows, votes and favourites with
+     * Undo a batch inside `trx`: the songs it created are deleted (credits, votes and favourites with
      * them, as a song deletion does), the songs it changed get their previous values back, the eras it made go and
      * those it changed are restored, and its changelog lines go. A sync's link is paused and forgets the rows the
      * batch touched, so nothing is applied again until an admin resumes it. Returns how many songs were deleted
@@ -351,7 +338,6 @@ export function createBatchApplier(deps: {
           RESTORABLE_COLUMNS.filter((col) => col in previous).map((col) => [col, previous[col] ?? null]),
         );
         await repo.updateSong(trx, c.song_id, { ...(values as Updateable<SongTable>), updated_at: now });
-        if (typeof previous.title === "string") await reindex(trx, c.song_id, previous.title);
         restored++;
       }
       for (const e of await trx.selectFrom("import_era_change").selectAll().where("batch_id", "=", batchId).execute()) {

@@ -2,7 +2,6 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { Database } from "../../db/database.js";
 import type { DB, ImportBatchTable, SongTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
-import { searchWords } from "../../lib/search-text.js";
 import { toIso } from "../../lib/time.js";
 
 type Db = Kysely<DB>;
@@ -106,7 +105,7 @@ async function readSongs(
 
 /** SQL for import batches, their recorded changes and remembered mappings. */
 export function createImportsRepo(database: Database) {
-  const { db, dialect } = database;
+  const { db } = database;
   const batches = (trx: Db) =>
     trx
       .selectFrom("import_batch")
@@ -163,36 +162,7 @@ export function createImportsRepo(database: Database) {
     },
 
     /**
-     * The search rows of new songs, as songs.repo's indexSearch writes them for one song, in a few statements.
-     * indexSearch first removes a song's old rows, and on SQLite that delete scans the whole FTS table (song_id is
-     * not indexed there): per song, a 10,000-row import would take minutes.
-     */
-    async indexNewSongs(trx: Db, rows: { song_id: string; search_text: string }[]): Promise<void> {
-      const words = [...new Set(rows.flatMap((r) => searchWords(r.search_text)))];
-      for (let i = 0; i < words.length; i += 1000) {
-        const added = await trx
-          .insertInto("search_word")
-          .values(words.slice(i, i + 1000).map((word) => ({ word })))
-          .onConflict((oc) => oc.column("word").doNothing())
-          .returning("word")
-          .execute();
-        if (dialect === "sqlite" && added.length > 0) await trx.insertInto("search_word_fts").values(added).execute();
-      }
-      if (dialect !== "sqlite") return;
-      for (let i = 0; i < rows.length; i += 1000) {
-        await trx
-          .insertInto("song_fts")
-          .values(rows.slice(i, i + 1000))
-          .execute();
-        await trx
-          .insertInto("song_words_fts")
-          .values(rows.slice(i, i + 1000))
-          .execute();
-      }
-    },
-
-    /**
-     * Delete the songs a batch created, with what creditNewSongs and indexNewSongs wrote for them (votes,
+     * Delete the songs a batch created, with what creditNewSongs wrote for them (votes,
      * favourites and the rest go with the rows, as on any song deletion); how many there were.
      */
     async deleteCreatedSongs(trx: Db, batchId: string): Promise<number> {
@@ -208,11 +178,6 @@ export function createImportsRepo(database: Database) {
         .groupBy("artist_id")
         .execute();
       await moveCreditCounts(trx, new Map(credits.map((c) => [c.artist_id, Number(c.n)])), -1);
-      if (dialect === "sqlite") {
-        // One pass over each FTS table for the whole batch.
-        await trx.deleteFrom("song_fts").where("song_id", "in", created).execute();
-        await trx.deleteFrom("song_words_fts").where("song_id", "in", created).execute();
-      }
       const res = await trx.deleteFrom("song").where("id", "in", created).executeTakeFirst();
       return Number(res.numDeletedRows);
     },

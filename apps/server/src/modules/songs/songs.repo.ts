@@ -4,7 +4,6 @@ import type { Database } from "../../db/database.js";
 import type { DB, SongTable } from "../../db/schema.js";
 import { newestAfter } from "../../lib/cursor.js";
 import { newId } from "../../lib/ids.js";
-import { searchNormalize, searchWords } from "../../lib/search-text.js";
 import { nameKey } from "../../lib/text.js";
 import { nowIso } from "../../lib/time.js";
 
@@ -464,36 +463,6 @@ export function createSongsRepo(database: Database) {
         await trx.updateTable("user").set({ credit_count: sql`credit_count + 1` }).where("id", "in", added).execute();
       if (removed.length)
         await trx.updateTable("user").set({ credit_count: sql`credit_count - 1` }).where("id", "in", removed).execute();
-    },
-
-    /** Keep the search index in step with the song's title and artists. */
-    async indexSearch(trx: Db, songId: string, title: string, artists: string[]): Promise<void> {
-      const text = searchNormalize([title, ...artists].join(" "));
-      await trx.updateTable("song").set({ search_text: text }).where("id", "=", songId).execute();
-      // New words join the vocabulary; words no song uses any more stay (harmless: they only propose spellings).
-      const words = searchWords(text);
-      if (words.length > 0) {
-        const added = await trx
-          .insertInto("search_word")
-          .values(words.map((word) => ({ word })))
-          .onConflict((oc) => oc.column("word").doNothing())
-          .returning("word")
-          .execute();
-        if (dialect === "sqlite" && added.length > 0) await trx.insertInto("search_word_fts").values(added).execute();
-      }
-      if (dialect === "sqlite") {
-        for (const table of ["song_fts", "song_words_fts"] as const) {
-          await trx.deleteFrom(table).where("song_id", "=", songId).execute();
-          await trx.insertInto(table).values({ song_id: songId, search_text: text }).execute();
-        }
-      }
-    },
-
-    async deleteSearch(trx: Db, songId: string): Promise<void> {
-      if (dialect === "sqlite") {
-        await trx.deleteFrom("song_fts").where("song_id", "=", songId).execute();
-        await trx.deleteFrom("song_words_fts").where("song_id", "=", songId).execute();
-      }
     },
 
     history(songId: string) {

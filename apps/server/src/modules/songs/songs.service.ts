@@ -404,7 +404,6 @@ export function createSongsService(deps: {
       .execute();
     await songs.setArtists(trx, id, artistIds);
     await logEdit(trx, artistIds[0], fresh, input, now);
-    await songs.indexSearch(trx, id, input.title, input.artists);
     return version + 1;
   }
 
@@ -440,24 +439,6 @@ export function createSongsService(deps: {
       const rows = await songs.newest(q, decodeKeyset(q.cursor), q.limit + 1);
       const { page, nextCursor } = keysetPage(rows, q.limit, (r) => r.created_at);
       return { items: await hydrate(page, viewer), nextCursor };
-    },
-
-    /** Rebuild the search text of every song credited to an artist (after a merge or claim renames credits). */
-    async reindexSongsOf(trx: Kysely<DB>, artistId: string): Promise<void> {
-      const ids = (
-        await trx.selectFrom("song_artist").select("song_id").where("artist_id", "=", artistId).execute()
-      ).map((r) => r.song_id);
-      if (ids.length === 0) return;
-      const rows = await trx.selectFrom("song").select(["id", "title"]).where("id", "in", ids).execute();
-      const credits = await songs.artistsOf(ids, trx);
-      for (const r of rows) {
-        await songs.indexSearch(
-          trx,
-          r.id,
-          r.title,
-          credits.filter((c) => c.song_id === r.id).map((c) => c.username),
-        );
-      }
     },
 
     /** The cards of songs by id, in the order given (search results). */
@@ -679,7 +660,6 @@ export function createSongsService(deps: {
             })
             .execute();
           await songs.setArtists(trx, id, artistIds);
-          await songs.indexSearch(trx, id, fields.title, fields.artists);
           // Indexed in the background by a durable job (a restart does not lose it).
           if (audio) await audio.enqueue(id, trx);
           if (deps.changelog && artistIds[0])
@@ -743,7 +723,6 @@ export function createSongsService(deps: {
         if (!row) throw new AppError("not_found", MESSAGES.songNotFound);
         await audit(trx, viewer.id, "song.deleted", id, { title: row.title });
         await songs.setArtists(trx, id, []);
-        await songs.deleteSearch(trx, id);
         await trx.deleteFrom("song").where("id", "=", id).execute();
         return row;
       });

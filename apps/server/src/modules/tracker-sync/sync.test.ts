@@ -23,8 +23,6 @@ const CATALOGUE = [
   "import_era_change",
   "artist_change",
   "notification",
-  "song_fts",
-  "search_word",
 ];
 
 describeEachDialect("tracker sync", (dialect) => {
