@@ -6,7 +6,7 @@ import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { DEFAULT_WARP_SEARCH } from "@unheard/fingerprint";
-import { MESSAGES, matchPageRoute, type PageMatch, type PageRoute } from "@unheard/shared";
+import { MESSAGES, matchPageRoute, type PageMatch } from "@unheard/shared";
 import Fastify, { type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -19,11 +19,15 @@ import { createEventBus, type EventBus } from "./lib/events.js";
 import { createJobQueue, type JobQueue } from "./lib/jobs.js";
 import { createMailer, type Mailer } from "./lib/mail.js";
 import {
+  canonicalPage,
   createPageRendering,
+  isCanonicalRequest,
+  isServerRendered,
   loadBuiltRenderer,
   type PageRendering,
   type RendererModule,
   sendRendered,
+  sendTooManyPages,
 } from "./lib/page-render.js";
 import { createPublicCache, etagOf, invalidateFor } from "./lib/public-cache.js";
 import { createRateLimiter } from "./lib/rate-limit.js";
@@ -61,7 +65,7 @@ import { notificationsRoutes } from "./modules/notifications/notifications.route
 import { createNotifier } from "./modules/notifications/notifications.service.js";
 import { documentOpenData, OPEN_DATA_TAGS } from "./modules/open-data/open-data.docs.js";
 import { createOpenDataRepo } from "./modules/open-data/open-data.repo.js";
-import { openDataRoutes } from "./modules/open-data/open-data.routes.js";
+import { openDataRoutes, type PublicLimits } from "./modules/open-data/open-data.routes.js";
 import { createOpenDataService } from "./modules/open-data/open-data.service.js";
 import { createPlaysRepo } from "./modules/plays/plays.repo.js";
 import { playsRoutes } from "./modules/plays/plays.routes.js";
@@ -128,11 +132,10 @@ declare module "fastify" {
   }
 }
 
-/** The pages rendered on the server for everyone (the song and artist pages too, when public). */
-const SERVER_RENDERED = new Set<PageRoute>(["home", "about", "landing"]);
-
 /** How long a visitor's answer may be served from memory when no event has cleared it. */
 const PUBLIC_CACHE_TTL_MS = 10_000;
+/** Memory visitors' API answers may hold (their JSON and parsed value); the ones asked for most stay (issue 38). */
+const PUBLIC_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** How often linked tracker sheets are checked for a due sync (each link has its own interval, 5 minutes at least). */
 const SYNC_TICK_MS = 30 * 1000;
@@ -275,7 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // count only its song's page: feeds may lag by the TTL): here
   // at once when this instance publishes it (so the next read on this instance is fresh even before a
   // PostgreSQL notification comes back), and on every instance when the event arrives.
-  const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 2000 });
+  const publicCache = createPublicCache({ ttlMs: PUBLIC_CACHE_TTL_MS, maxBytes: PUBLIC_CACHE_BYTES });
   // The search index follows song changes the same way (decision 024).
   const searchEngine = createSearchEngine({ database });
   // Search results' cards, shared the same way (issue 26).
@@ -475,7 +478,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   jobs.register(SYNC_JOB, async (payload) => trackerSync.run(String(payload.linkId)));
   app.decorate("trackerSync", trackerSync);
   trackerSyncRoutes(app, { sync: trackerSync, viewers });
-  openDataRoutes(app, {
+  const publicLimits = openDataRoutes(app, {
     openData: createOpenDataService({ repo: createOpenDataRepo(database), publicUrl: config.publicUrl }),
     config,
   });
@@ -483,8 +486,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const seoRepo = createSeoRepo(database);
   seoRoutes(app, { seo: createSeoService({ repo: seoRepo, publicUrl: config.publicUrl }) });
   const heads = createPageHeads({ repo: seoRepo, publicUrl: config.publicUrl });
-  const headOf = (page: PageMatch, url: string) =>
-    heads.headFor(page, new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""));
+  const headOf = (page: PageMatch, query: URLSearchParams) => heads.headFor(page, query);
   if (deps.background) {
     jobs.start();
     app.addHook("preClose", () => jobs.stop());
@@ -526,32 +528,35 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const renderer =
     deps.renderer === undefined ? await loadBuiltRenderer(path.join(webDist, "..", "dist-ssr")) : deps.renderer;
   if (renderer) {
-    pages = createPageRendering({ app, module: renderer, ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 500 });
+    pages = createPageRendering({
+      app,
+      module: renderer,
+      ttlMs: PUBLIC_CACHE_TTL_MS,
+      maxBytes: config.pageCacheBytes,
+    });
   }
-  await serveWeb(
-    app,
-    webDist,
-    async (urlPath, req) => {
-      // The client's pages (shared with its router): any other path is a 404, and so is a song or artist page of
-      // one that does not exist (issue 25). The client renders its not-found page from the same HTML.
-      const page = matchPageRoute(urlPath);
-      if (!page) return { found: false };
+  await serveWeb(app, {
+    dist: webDist,
+    // The client's pages (shared with its router): a song or artist page of one that does not exist is a 404
+    // (issue 25). The client renders its not-found page from the same HTML.
+    pageFor: async (page, query, req) => {
       if (page.route === "song") {
         const id = page.params.id ?? "";
         const song = await songsService.visibilityOf(id);
         if (!song) return { found: false };
-        if (isPublic(song)) return { found: true, head: await headOf(page, req.url), rendered: true };
+        if (isPublic(song)) return { found: true, head: await headOf(page, query), rendered: true };
         // Pending and hidden songs exist for some viewers only, as their API answers do (visibility.ts).
         return { found: maySee(song, await viewers.viewer(req)), perViewer: true };
       }
       if (page.route === "artist") {
         const found = await artistsService.exists(page.params.artistId ?? "");
-        return { found, head: found ? await headOf(page, req.url) : undefined, rendered: true };
+        return { found, head: found ? await headOf(page, query) : undefined, rendered: true };
       }
-      return { found: true, head: await headOf(page, req.url), rendered: SERVER_RENDERED.has(page.route) };
+      return { found: true, head: await headOf(page, query), rendered: isServerRendered(page.route) };
     },
     pages,
-  );
+    limits: publicLimits,
+  });
   return app;
 }
 
@@ -563,14 +568,20 @@ type WebPage = { found: boolean; head?: PageHead | undefined; perViewer?: boolea
 
 /**
  * Serve the built web app: index.html for page paths (404 for paths no page has), a JSON 404 for unknown API
- * paths and other methods.
+ * paths and other methods. A page counts against the asker's per-address budget first (issue 38), and a
+ * server-rendered page is answered at its canonical URL only (others are redirected there), so the URL alone
+ * never makes a render or a cache entry.
  */
 async function serveWeb(
   app: App,
-  dist: string,
-  pageFor: (urlPath: string, req: FastifyRequest) => Promise<WebPage>,
-  pages: PageRendering | undefined,
+  opts: {
+    dist: string;
+    pageFor: (page: PageMatch, query: URLSearchParams, req: FastifyRequest) => Promise<WebPage>;
+    pages: PageRendering | undefined;
+    limits: PublicLimits;
+  },
 ): Promise<void> {
+  const { dist, pageFor, pages, limits } = opts;
   const indexFile = path.join(dist, "index.html");
   const hasWeb = existsSync(indexFile);
   if (hasWeb) {
@@ -589,34 +600,46 @@ async function serveWeb(
   }
   const indexHtml = hasWeb ? readFileSync(indexFile, "utf8") : undefined;
   app.setNotFoundHandler(async (req, reply) => {
-    const urlPath = req.url.split("?")[0] ?? "/";
+    const at = req.url.indexOf("?");
+    const urlPath = at < 0 ? req.url : req.url.slice(0, at);
     if (
       indexHtml &&
       (req.method === "GET" || req.method === "HEAD") &&
       !urlPath.startsWith("/api/") &&
       urlPath !== "/api"
     ) {
+      // A page is a public read: over the address's budget it costs a counter, never a look-up or a render.
+      const limit = limits.page(req, reply);
+      if (limit && !limit.allowed) return sendTooManyPages(reply, limit.resetSec);
+      const match = matchPageRoute(urlPath);
+      const query = new URLSearchParams(at < 0 ? "" : req.url.slice(at + 1));
+      const canonical = match ? canonicalPage(match, query) : undefined;
+      // Parameters the page does not read, or values it ignores: one permanent redirect to the page's one URL
+      // (kept an hour, so a parameter a page learns to read later is not lost for long).
+      if (canonical && !isCanonicalRequest(query, canonical))
+        return reply.header("cache-control", "public, max-age=3600").redirect(canonical.url, 301);
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-cache");
       // A page rendered in the last few seconds is still right (the events that change a page clear it): sent
       // without looking the page up again.
-      const shared = pages?.peek(req.url);
-      if (shared) {
-        reply.type("text/html; charset=utf-8").header("cache-control", "no-cache");
-        return sendRendered(req, reply, shared);
-      }
-      const page = await pageFor(urlPath, req).catch((err): WebPage => {
-        // The page itself asks the API and shows what it finds; the status is not worth a failed answer.
-        req.log.warn({ err }, "page lookup failed");
-        return { found: true };
-      });
+      const shared = canonical ? pages?.peek(canonical.url) : undefined;
+      if (shared) return sendRendered(req, reply, shared);
+      const page: WebPage = match
+        ? await pageFor(match, canonical ? new URLSearchParams(canonical.params) : query, req).catch((err): WebPage => {
+            // The page itself asks the API and shows what it finds; the status is not worth a failed answer.
+            req.log.warn({ err }, "page lookup failed");
+            return { found: true };
+          })
+        : { found: false };
       if (page.perViewer) reply.header("vary", "cookie");
       const template = page.head ? injectHead(indexHtml, page.head) : indexHtml;
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-cache");
-      if (page.found && page.rendered && pages) {
-        const doc = await pages.document(req.url, template, req.ip).catch((err) => {
-          req.log.warn({ err, url: req.url }, "server rendering failed; the browser renders the page");
+      if (page.found && page.rendered && pages && canonical) {
+        const doc = await pages.document(canonical.url, template, req.ip).catch((err) => {
+          req.log.warn({ err, url: canonical.url }, "server rendering failed; the browser renders the page");
           return undefined;
         });
-        if (doc) return sendRendered(req, reply, doc);
+        // Renders over their budget (or failed): the page as last rendered, if no change has dropped it since.
+        const sent = doc ?? pages.lastKnown(canonical.url);
+        if (sent) return sendRendered(req, reply, sent);
       }
       return reply.status(page.found ? 200 : 404).send(template);
     }

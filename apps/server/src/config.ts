@@ -68,6 +68,7 @@ const envSchema = z.object({
   AUTH_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.readsPerMinute),
   EXPORT_RATE_LIMIT: z.coerce.number().int().min(0).default(PUBLIC_API_LIMITS.exportsPerMinute),
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(48),
   PLAY_STARTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.startsPerMinute),
   PLAY_REPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.reportsPerMinute),
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
@@ -169,6 +170,8 @@ export type Config = {
   publicRateLimit: number;
   /** Export downloads per client address and minute; 0 = no limit. */
   exportRateLimit: number;
+  /** Memory the shared server-rendered pages may hold (HTML and compressed copies), in bytes (issue 38). */
+  pageCacheBytes: number;
   /** Play starts and play reports per client address and minute, counted in memory per process; 0 = no limit. */
   playLimits: { startsPerMinute: number; reportsPerMinute: number };
   /** Live event streams open at once on one instance, per client address and per member; 0 = no limit. */
@@ -259,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authLimitScale: e.AUTH_LIMIT_SCALE,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     exportRateLimit: e.EXPORT_RATE_LIMIT,
+    pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     playLimits: { startsPerMinute: e.PLAY_STARTS_PER_MINUTE, reportsPerMinute: e.PLAY_REPORTS_PER_MINUTE },
     eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
     sheetFetch: {

@@ -16,10 +16,20 @@ const BUILD_SCRIPT = path.resolve(serverDir, "../../scripts/build.mjs");
  * shell), `interrupt()` types Ctrl-C into it, and `output()` is what the terminal received.
  */
 function startInTerminal(env: Record<string, string>) {
-  const command = `${process.execPath} --import tsx src/main.ts`;
+  // `exec`, so the server is the terminal's foreground process: a shell left waiting (dash, when SHELL is unset)
+  // would itself die of the Ctrl-C and report 130 whatever the server did.
+  const command = `exec ${process.execPath} --import tsx src/main.ts`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     cwd: serverDir,
-    env: { ...process.env, LOG_FORMAT: "auto", LOG_LEVEL: "info", DATABASE_URL: "", PUBLIC_URL: "", ...env },
+    env: {
+      ...process.env,
+      SHELL: "/bin/sh",
+      LOG_FORMAT: "auto",
+      LOG_LEVEL: "info",
+      DATABASE_URL: "",
+      PUBLIC_URL: "",
+      ...env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { BoundedCache } from "transitory";
 import { type AppEvent, countsOnly } from "./events.js";
 
 /** A serialised answer and its validator. */
@@ -26,24 +27,68 @@ export function invalidateFor(cache: PublicCache, event: AppEvent): void {
   else cache.clear();
 }
 
+/** How much memory a stored answer holds, roughly, in bytes (the cache's bound counts these). */
+export type SizeOf = (value: unknown, body: string) => number;
+
 /**
- * Answers that are the same for every visitor (feeds, song pages, searches), kept for a few seconds. The
- * owner clears it on the events that change songs (`invalidateFor`), so the TTL only bounds what no event
- * announces (a release date passing, an artist renamed, a favourite count in a feed). Misses for one key share one
- * computation.
+ * A parsed answer takes about twice its JSON in the heap (objects, property names, numbers boxed), beside the JSON
+ * string itself kept for sending.
  */
-export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now?: () => number }) {
+const jsonAnswerSize: SizeOf = (_value, body) => body.length * 3;
+
+type Entry = Cached<unknown> & { expiresAt: number; bytes: number };
+
+/**
+ * Answers that are the same for every visitor (feeds, song pages, searches, rendered pages), kept for a few
+ * seconds. The owner clears it on the events that change songs (`invalidateFor`), so the TTL only bounds what no
+ * event announces (a release date passing, an artist renamed, a favourite count in a feed). Misses for one key
+ * share one computation.
+ *
+ * Bounded in bytes (`maxBytes`, each answer weighed by `sizeOf`), and what stays is chosen by W-TinyLFU (the
+ * `transitory` package; decision 026, issue 38): a new answer enters a small window, and takes a place in the main
+ * part only from an answer used less often, by a frequency sketch that outlives the entries (and `clear`). A scan
+ * of one-off URLs churns the window and leaves the pages people keep asking for in place; first in, first out let
+ * one address flush a fresh home page in under 5 s.
+ */
+export function createPublicCache(opts: {
+  ttlMs: number;
+  maxBytes: number;
+  sizeOf?: SizeOf;
+  /** How long an answer past its TTL is kept for `lastKnown` (0: dropped when found expired). */
+  keepStaleMs?: number;
+  now?: () => number;
+}) {
   const now = opts.now ?? Date.now;
-  const entries = new Map<string, Cached<unknown> & { expiresAt: number }>();
+  const sizeOf = opts.sizeOf ?? jsonAnswerSize;
+  const keepStaleMs = opts.keepStaleMs ?? 0;
+  const entries = new BoundedCache<string, Entry>({
+    maxSize: opts.maxBytes,
+    weigher: (key, entry) => key.length + entry.bytes,
+  });
+  // The library evicts in a maintenance pass it otherwise schedules on a 5 s timer that would hold the process
+  // open at shutdown: run it at once after each change, which also keeps the cache within its bound at all times.
+  const settle = () => entries.cleanUp();
   const inFlight = new Map<string, Promise<Cached<unknown>>>();
   // Bumped by clear(): a computation that started before a change must not store its stale answer.
   let generation = 0;
 
+  /** The stored entry of `key` (counted as a use) while it may still serve; dropped once past that. */
+  const lookup = (key: string): Entry | undefined => {
+    const hit = entries.getIfPresent(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt + keepStaleMs <= now()) {
+      entries.delete(key);
+      settle();
+      return undefined;
+    }
+    return hit;
+  };
+
   return {
     /** The cached answer for `key`, or `produce()`'s (serialised once), stored for the TTL. */
     async through<T>(key: string, produce: () => Promise<T>, serialize: (value: T) => string): Promise<Cached<T>> {
-      const hit = entries.get(key) as (Cached<T> & { expiresAt: number }) | undefined;
-      if (hit && hit.expiresAt > now()) return hit;
+      const hit = lookup(key);
+      if (hit && hit.expiresAt > now()) return hit as Cached<T>;
       const pending = inFlight.get(key) as Promise<Cached<T>> | undefined;
       if (pending) return pending;
       const started = generation;
@@ -53,8 +98,8 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
           const cached = { value, body, etag: etagOf(body) };
           // Not after clear(), nor after forget(key) dropped this computation (inFlight then holds another or none).
           if (started === generation && inFlight.get(key) === work) {
-            if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
-            entries.set(key, { ...cached, expiresAt: now() + opts.ttlMs });
+            entries.set(key, { ...cached, expiresAt: now() + opts.ttlMs, bytes: sizeOf(value, body) });
+            settle();
           }
           return cached;
         })
@@ -66,8 +111,15 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
     },
     /** The stored answer for `key` while it is fresh; nothing is computed. */
     peek<T>(key: string): Cached<T> | undefined {
-      const hit = entries.get(key) as (Cached<T> & { expiresAt: number }) | undefined;
-      return hit && hit.expiresAt > now() ? hit : undefined;
+      const hit = lookup(key);
+      return hit && hit.expiresAt > now() ? (hit as Cached<T>) : undefined;
+    },
+    /**
+     * The answer last stored for `key`, fresh or expired less than `keepStaleMs` ago, for when computing it again
+     * must wait: no event has changed it since (events drop answers), only its TTL has run out.
+     */
+    lastKnown<T>(key: string): Cached<T> | undefined {
+      return lookup(key) as Cached<T> | undefined;
     },
     /** Forget everything: something visitors see has changed. */
     clear(): void {
@@ -78,10 +130,16 @@ export function createPublicCache(opts: { ttlMs: number; maxEntries: number; now
     /** Forget one answer: only it has changed. */
     forget(key: string): void {
       entries.delete(key);
+      settle();
       inFlight.delete(key);
     },
+    /** Answers stored (fresh or expired, until evicted). */
     get size(): number {
       return entries.size;
+    },
+    /** What the stored answers weigh, in bytes as `sizeOf` counts them (at most `maxBytes`). */
+    get bytes(): number {
+      return entries.weightedSize;
     },
   };
 }

@@ -66,11 +66,21 @@ function toExportSong(row: ExportRow, publicUrl: string): ExportSong {
 // which spreadsheets hide and treat as "this is text"; numbers are written as they are.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/**
+ * Whether a spreadsheet may read `text` as a formula: it starts with = + - @, a tab or CR, or a compatibility form
+ * of one (fullwidth ＝ ＋ － ＠, small ﹦ ﹢ ﹣ ﹫, super- and subscript signs), which spreadsheets set up for East
+ * Asian input fold to the plain sign as the cell is entered (issue 38).
+ */
+function startsFormula(text: string): boolean {
+  const first = String.fromCodePoint(text.codePointAt(0) ?? 0x20);
+  return FORMULA_START.test(text) || FORMULA_START.test(first.normalize("NFKC"));
+}
+
 /** One CSV field per RFC 4180: quoted when it holds a comma, quote or line break; text guarded against formulas. */
 export function csvField(value: string | number | null): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  const text = startsFormula(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

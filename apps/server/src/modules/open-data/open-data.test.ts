@@ -3,7 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { insertVerifiedSongs, parseCsv } from "../../test/export-fixtures.js";
 import { getAs as get, upload, useMembers, verify } from "../../test/fixtures.js";
 import { describeEachDialect, type TestContext, useTestApp } from "../../test/harness.js";
+import { LIGHT_ROUTES, UNCOUNTED_ROUTES } from "./open-data.routes.js";
 import { csvField } from "./open-data.service.js";
+
+/** Routes outside /api/ the server answers itself (modules/seo). */
+const SERVER_DOCUMENTS = ["/robots.txt", "/sitemap.xml", "/sitemaps/:file"];
 
 /** GET an export, checking the download headers: its type, a dated attachment name and a five-minute public cache. */
 async function getExport(ctx: TestContext, kind: "csv" | "json", contentType: string) {
@@ -34,6 +38,14 @@ describe("CSV fields", () => {
     for (const start of ["=", "+", "-", "@", "\t"]) expect(csvField(`${start}x`)).toBe(`'${start}x`);
     expect(csvField("\rx")).toBe('"\'\rx"');
     expect(csvField('=HYPERLINK("http://x","go")')).toBe('"\'=HYPERLINK(""http://x"",""go"")"');
+  });
+
+  // Issue 38: spreadsheets set up for East Asian input read ＝SUM(1) as =SUM(1).
+  it("guards the fullwidth and other compatibility forms of the formula signs too", () => {
+    const forms = ["\uFF1D", "\uFF0B", "\uFF0D", "\uFF20", "\uFE66", "\uFE62", "\uFE63", "\uFE6B", "\u207C", "\u208A"];
+    for (const start of forms) expect(csvField(`${start}HYPERLINK(1)`), start).toBe(`'${start}HYPERLINK(1)`);
+    // Text that only looks alike elsewhere, or starts with another sign, is left as it is.
+    for (const text of ["a＝b", "−3 dB", "＃1", "ｈｉ", "😀=1"]) expect(csvField(text), text).toBe(text);
   });
 });
 
@@ -69,9 +81,11 @@ describeEachDialect("Open data exports", (dialect) => {
         (await upload(ctx, up.cookie, { title, artists, genre: "Pop", releaseDate: "2025-02-03" })).json().id as string;
       shown.formula = await add("=HYPERLINK(1)", ["Formula Band", "Second Act"]);
       shown.quoted = await add('Say "Hi", Again', ["Quote Band"]);
+      const fullwidth = { title: "\uFF1DHYPERLINK(2)", artists: ["Width Band"], era: "\uFF0BPlus Era" };
+      shown.fullwidth = (await upload(ctx, up.cookie, fullwidth)).json().id as string;
       const pending = await add("Still Pending", ["Quote Band"]);
       const hidden = await add("Hidden Away", ["Quote Band"]);
-      await verify(ctx, shown.formula, shown.quoted, hidden);
+      await verify(ctx, shown.formula ?? "", shown.quoted ?? "", shown.fullwidth, hidden);
       await ctx.database.db.updateTable("song").set({ is_hidden: true }).where("id", "=", hidden).execute();
       await ctx.database.db
         .updateTable("song")
@@ -93,7 +107,7 @@ describeEachDialect("Open data exports", (dialect) => {
       const res = await getExport(ctx, "csv", "text/csv; charset=utf-8; header=present");
       expect(res.body.startsWith("\uFEFFid,title,artists,")).toBe(true);
       const rows = csvObjects(res.body);
-      expect(rows).toHaveLength(2 + bulk.length);
+      expect(rows).toHaveLength(3 + bulk.length);
       const ids = rows.map((r) => r.id);
       expect(ids).toEqual([...ids].sort());
       expect(ids).not.toContain(shown.pending);
@@ -108,6 +122,10 @@ describeEachDialect("Open data exports", (dialect) => {
         release_date: "2025-02-03",
         url: `http://localhost:3000/song/${shown.formula}`,
         producers: "",
+      });
+      expect(rows.find((r) => r.id === shown.fullwidth)).toMatchObject({
+        title: "'\uFF1DHYPERLINK(2)",
+        era: "'\uFF0BPlus Era",
       });
       const quoted = rows.find((r) => r.id === shown.quoted);
       expect(quoted).toMatchObject({
@@ -126,10 +144,20 @@ describeEachDialect("Open data exports", (dialect) => {
       expect(last).toMatchObject({ id: bulk.at(-1), title: `Bulk Song ${bulk.length - 1}` });
     });
 
+    it("guards the artist's tracker sheet the same way", async () => {
+      const song = (await get(ctx, `/api/songs/${shown.fullwidth}`)).json();
+      const res = await get(ctx, `/api/artists/${song.artists[0].id}/tracker.csv`);
+      expect(res.statusCode).toBe(200);
+      const [header, row] = parseCsv(res.body.replace(/^\uFEFF/, ""));
+      const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
+      expect(cell("Name")).toBe("'\uFF1DHYPERLINK(2)");
+      expect(cell("Era")).toBe("'\uFF0BPlus Era");
+    });
+
     it("streams the same songs as one JSON array", async () => {
       const res = await getExport(ctx, "json", "application/json; charset=utf-8");
       const items = res.json() as ExportSong[];
-      expect(items).toHaveLength(2 + bulk.length);
+      expect(items).toHaveLength(3 + bulk.length);
       const csvIds = csvObjects((await get(ctx, "/api/export/songs.csv")).body).map((r) => r.id);
       expect(items.map((s) => s.id)).toEqual(csvIds);
       const quoted = items.find((s) => s.id === shown.quoted);
@@ -232,10 +260,10 @@ describeEachDialect("Public API limits", (dialect) => {
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
     expect(refused.headers["ratelimit-remaining"]).toBe("0");
-    // Another address has its own window; routes outside the public API are not counted.
+    // Another address has its own window; the light routes have a budget of their own (four times the reads').
     expect((await get(ctx, "/api/songs", { ip: "203.0.113.9" })).statusCode).toBe(200);
     expect((await get(ctx, "/api/health", { ip })).statusCode).toBe(200);
-    expect((await get(ctx, "/api/config", { ip })).headers["ratelimit-limit"]).toBeUndefined();
+    expect((await get(ctx, "/api/config", { ip })).headers["ratelimit-limit"]).toBe("12");
     // One IPv6 subscriber is one /64: rotating addresses inside it does not reset the count.
     for (let i = 1; i <= 3; i++)
       expect((await get(ctx, "/api/songs", { ip: `2001:db8:1:2::${i}` })).statusCode).toBe(200);
@@ -279,5 +307,41 @@ describeEachDialect("Public API limits", (dialect) => {
     const refused = await get(ctx, "/api/artists/nobody/tracker.csv", { ip: other });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error.message).toBe(MESSAGES.tooManyExports);
+  });
+
+  // Issue 38: /api/landing/tracks, the recommendations, a song's history and versions, covers, audio, the settings
+  // and the health check were limited by nothing. Every GET a visitor can make now counts against a budget.
+  it("counts every route a visitor can call against a budget of the address", async () => {
+    const visitorRoutes = ctx.app
+      .routeList()
+      .filter((r) => r.method === "GET" && (r.url.startsWith("/api/") || SERVER_DOCUMENTS.includes(r.url)));
+    expect(visitorRoutes.length).toBeGreaterThan(40);
+    let n = 0;
+    const unlimited: string[] = [];
+    for (const { url: route } of visitorRoutes) {
+      // A live-event stream never ends: its budget is checked by its row in the table.
+      if (route === "/api/events") {
+        expect(LIGHT_ROUTES).toContain(route);
+        continue;
+      }
+      const url = route.replace(/:file/, "songs-1.xml").replace(/:\w+/g, "x").replace("*", "index.html");
+      const res = await get(ctx, url, { ip: `192.0.2.${++n}` });
+      // Sign-in and permission refusals are not reads a visitor makes; a few routes are left uncounted on purpose.
+      if (res.statusCode === 401 || res.statusCode === 403 || route in UNCOUNTED_ROUTES) continue;
+      if (res.headers["ratelimit-limit"] === undefined) unlimited.push(`${route} (${res.statusCode})`);
+    }
+    expect(unlimited).toEqual([]);
+  });
+
+  it("gives covers and audio ten times the reads' budget, the light routes four times", async () => {
+    const ip = "198.51.100.12";
+    expect((await get(ctx, "/api/songs/x/cover.svg", { ip })).headers["ratelimit-limit"]).toBe("30");
+    expect((await get(ctx, "/api/songs/x/audio", { ip })).headers["ratelimit-limit"]).toBe("30");
+    for (let i = 0; i < 12; i++) expect((await get(ctx, "/api/health", { ip })).statusCode).toBe(200);
+    const refused = await get(ctx, "/api/health", { ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(MESSAGES.tooManyApiRequests);
+    // The reads' budget is untouched by them.
+    expect((await get(ctx, "/api/landing/tracks", { ip })).statusCode).toBe(200);
   });
 });

@@ -11,9 +11,13 @@ import type { PlaysService } from "./plays.service.js";
 
 const options = routeOptions(["songs"], 400, 404, 429);
 
-/** Who is listening: a member by account, a visitor by network (/24, /64), so one NAT counts once an hour. */
+/**
+ * Who is listening: a member by account, anyone else by network (/24, /64), so one NAT counts once an hour. An
+ * account the waitlist still holds is no member (the rule votes use, viewers.member): it listens as a visitor of
+ * its network does, so accounts made by the dozen add no listener a signed-out visitor would not (issue 38).
+ */
 function listenerKey(req: FastifyRequest, viewer: Viewer | undefined): string {
-  return viewer ? `user:${viewer.id}` : `net:${ipPrefix(req.ip) ?? clientKey(req.ip)}`;
+  return viewer && !viewer.waitlisted ? `user:${viewer.id}` : `net:${ipPrefix(req.ip) ?? clientKey(req.ip)}`;
 }
 
 /**

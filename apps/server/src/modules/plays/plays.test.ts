@@ -4,7 +4,7 @@ import { newId } from "../../lib/ids.js";
 import { nameKey } from "../../lib/text.js";
 import { expectConsistent } from "../../test/consistency.js";
 import { type User, upload, useMembers, verify, wavFile } from "../../test/fixtures.js";
-import { describeEachDialect, useTestApp } from "../../test/harness.js";
+import { describeEachDialect, signUp, useTestApp } from "../../test/harness.js";
 import { createSongsRepo } from "../songs/songs.repo.js";
 
 const MINUTE = 60_000;
@@ -236,6 +236,32 @@ describeEachDialect("plays", (dialect) => {
     }
     // Nothing in the song's answer says who played it.
     expect(JSON.stringify(await songAnswer(id, admin))).not.toContain(kept[0]?.listener ?? "-");
+  });
+
+  // Issue 38: five accounts never let in added five plays to one song in one window, while refused a vote.
+  it("counts an account the waitlist holds as a visitor of its network, never as a listener of its own", async () => {
+    const id = await song(5);
+    const held: User[] = [];
+    for (let i = 0; i < 5; i++) {
+      const email = `play-held-${dialect}-${i}@example.com`;
+      held.push({ cookie: await signUp(ctx, email), id: "" });
+    }
+    const net = "198.18.7.";
+    const answers = [];
+    for (const [i, user] of held.entries()) answers.push(await play(id, { user, ip: `${net}${i + 1}` }));
+    expect(answers.map((a) => a.counted)).toEqual([true, false, false, false, false]);
+    // The same network signed out is the same listener; the held accounts on another network are one more.
+    expect(await play(id, { ip: `${net}99` })).toEqual({ counted: false, playCount: 1 });
+    expect(await play(id, { user: held[0], ip: "198.18.8.1" })).toEqual({ counted: true, playCount: 2 });
+    expect(await play(id, { user: held[1], ip: "198.18.8.2" })).toEqual({ counted: false, playCount: 2 });
+    // A member on that network is a listener of its own, as before.
+    expect(await play(id, { user: fan, ip: `${net}1` })).toEqual({ counted: true, playCount: 3 });
+    // Let in from the waitlist, an account listens as itself.
+    const email = `play-held-${dialect}-0@example.com`;
+    await ctx.database.db.updateTable("user").set({ off_waitlist: true }).where("email", "=", email).execute();
+    expect(await play(id, { user: held[0], ip: `${net}1` })).toEqual({ counted: true, playCount: 4 });
+    expect(await rows(id)).toBe(4);
+    await expectConsistent(ctx);
   });
 
   it("counts 20 concurrent reports of one play once", async () => {

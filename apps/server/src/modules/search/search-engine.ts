@@ -25,10 +25,12 @@ export type SongHit = { id: string; hit: IndexHit };
 const TITLE_TAGS = /[([][^)\]]*[)\]]/g;
 /** Events that touch many songs at once reload them in slices of this many ids. */
 const RELOAD_SLICE = 500;
+/** At most this many times the artists wanted are read from the index to find enough with a public song. */
+const MAX_ARTIST_READ = 256;
 
 /**
  * The search engine of one process (decision 024): every public song (verified, not hidden) and every artist
- * in two in-memory indexes, built from the database on first use and kept in step by the song events (onEvent),
+ * (found only while credited on a public song) in two in-memory indexes, built from the database on first use and kept in step by the song events (onEvent),
  * which cross instances on PostgreSQL (LISTEN/NOTIFY), so each instance's index follows every write.
  */
 export function createSearchEngine(deps: { database: Database }) {
@@ -48,8 +50,10 @@ export function createSearchEngine(deps: { database: Database }) {
   const queued = new Set<string>();
   /** Event work in order (reads of changed songs and artists); a search waits for it, so it sees every change. */
   let work: Promise<void> = Promise.resolve();
-  const later = (task: () => Promise<void>) => {
-    work = work.then(task).catch(() => undefined);
+  const later = (task: () => Promise<void>): Promise<void> => {
+    const run = work.then(task);
+    work = run.catch(() => undefined);
+    return run;
   };
 
   const songDoc = (e: SongEntry, credits: Credit[]): IndexDoc => {
@@ -143,10 +147,15 @@ export function createSearchEngine(deps: { database: Database }) {
     }
     for (const id of pendingDuringBuild) queued.add(id);
     pendingDuringBuild.clear();
-    await flush();
+    // In line with the event work (a search waits for it), never beside another reload.
+    void later(flush);
   }
 
-  /** Reload queued songs from the database: in the index when public, out of it otherwise. */
+  /**
+   * Reload queued songs from the database: in the index when public, out of it otherwise. Runs only in line
+   * (`later`): two reloads side by side could apply an older read of a song after a newer one (a song verified
+   * during an event's read was left out of the index, its artists counted as having no public song).
+   */
   async function flush(): Promise<void> {
     while (queued.size > 0) {
       const ids = [...queued].slice(0, RELOAD_SLICE);
@@ -208,7 +217,7 @@ export function createSearchEngine(deps: { database: Database }) {
     const first = queued.size === 0;
     queued.add(songId);
     // One read for every id queued before it runs.
-    if (first) later(flush);
+    if (first) void later(flush);
   }
 
   /** An artist's name or badge changed (rename, merge, verification): read it and its songs again. */
@@ -256,7 +265,7 @@ export function createSearchEngine(deps: { database: Database }) {
      */
     onEvent(event: AppEvent): void {
       if (event.type === "artist.changed") {
-        if (ready) later(() => artistChanged(event.artistId));
+        if (ready) void later(() => artistChanged(event.artistId));
         return;
       }
       if (event.type !== "song.changed") return;
@@ -275,7 +284,7 @@ export function createSearchEngine(deps: { database: Database }) {
       if (countsOnly(event.data)) return;
       const batch = event.data.importBatch;
       if (typeof batch === "string") {
-        later(async () => {
+        void later(async () => {
           for (const id of await importedSongs(batch)) queued.add(id);
           await flush();
         });
@@ -288,7 +297,7 @@ export function createSearchEngine(deps: { database: Database }) {
     async refresh(songIds: string[]): Promise<void> {
       await ensure();
       for (const id of songIds) queued.add(id);
-      await flush();
+      await later(flush);
     },
 
     /**
@@ -329,8 +338,17 @@ export function createSearchEngine(deps: { database: Database }) {
       await work;
       const q = searchNormalize(query) + (/\s$/.test(query) ? " " : "");
       const words = Math.min(wordsOf(q).length, MAX_QUERY_WORDS);
-      return artists
-        .search(q, want * 4)
+      // An artist with no public song is known only from pending or hidden uploads' credits (or from nothing at
+      // all): like the sitemap and the page heads, search never names one (issue 38). The index holds every
+      // artist (a song verified or hidden moves only its credits' counts); such artists rank last among equal
+      // matches, so a few more hits than wanted nearly always hold enough public ones: more are read when not.
+      let shown: IndexHit[] = [];
+      for (let read = want * 4; ; read *= 4) {
+        const hits = artists.search(q, read);
+        shown = hits.filter((hit) => (artistInfo.get(hit.key)?.tracks ?? 0) > 0);
+        if (shown.length >= want || hits.length < read || read >= want * MAX_ARTIST_READ) break;
+      }
+      return shown
         .sort(compareHits)
         .slice(0, want)
         .flatMap((hit) => {
