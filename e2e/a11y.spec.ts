@@ -247,6 +247,16 @@ const VIEWS: View[] = [
   { name: "register", path: () => "/register", roles: ["visitor"] },
   { name: "waitlist", path: () => "/waitlist", roles: ["visitor"] },
   { name: "reset password", path: () => "/reset-password?token=abc", roles: ["visitor"] },
+  {
+    // Issue 38: "Forgot password?" opens a form of its own.
+    name: "forgot password form",
+    path: () => "/login",
+    roles: ["visitor"],
+    open: async (page) => {
+      await page.getByRole("button", { name: "Forgot password?" }).click();
+      await expect(page.getByRole("form", { name: "Reset your password" })).toBeVisible();
+    },
+  },
   { name: "profile, logged out", path: () => "/profile", roles: ["visitor"] },
   { name: "pending song, logged out", path: (ids) => `/song/${ids.pending}`, roles: ["visitor"] },
   {
@@ -267,6 +277,17 @@ const VIEWS: View[] = [
   { name: "favorites", path: () => "/favorites", roles: ["listener"] },
   { name: "pending", path: () => "/pending", roles: MEMBERS },
   { name: "upload", path: () => "/upload", roles: ["listener"] },
+  {
+    // Issue 38: the artist fields suggest the artists already on Unheard.
+    name: "upload, artist suggestions",
+    path: () => "/upload",
+    roles: ["listener"],
+    open: async (page) => {
+      await page.getByRole("combobox", { name: "Primary artist" }).fill("nova");
+      await expect(page.getByRole("listbox", { name: "Artist suggestions" }).getByRole("option").first()).toBeVisible();
+    },
+    scope: "form",
+  },
   { name: "profile", path: () => "/profile", roles: ["listener"] },
   { name: "pending song", path: (ids) => `/song/${ids.pending}`, roles: ["listener", "admin"] },
   { name: "suggest an edit", path: (ids) => `/songs/${ids.other}/suggest-edit`, roles: ["listener"] },
@@ -490,8 +511,9 @@ test.describe("reduced motion", () => {
   test("the landing player pulses while it plays, and stands still when motion is reduced", async ({ page }) => {
     const player = page.getByRole("region", { name: "Demo player" });
     const slide = player.getByRole("group", { name: /^1 of \d+: / });
-    // The suite's Chromium allows autoplay: the first track starts by itself.
+    // Nothing plays by itself (issue 38): Play starts the first track.
     await page.goto("/landing");
+    await player.getByRole("button", { name: "Play", exact: true }).click();
     await expect(player.getByRole("button", { name: "Pause", exact: true })).toBeVisible();
     await expect.poll(() => endless(page)).toBeGreaterThan(0);
     expect(await slide.evaluate((el) => Number.parseFloat(getComputedStyle(el).transitionDuration))).toBeGreaterThan(
@@ -500,6 +522,7 @@ test.describe("reduced motion", () => {
 
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.reload();
+    await player.getByRole("button", { name: "Play", exact: true }).click();
     await expect(player.getByRole("button", { name: "Pause", exact: true })).toBeVisible();
     expect(await endless(page)).toBe(0);
     // The slides change size and opacity at once, and the track list moves without a smooth scroll.

@@ -1,6 +1,24 @@
+import type { Locator } from "@playwright/test";
 import { demoAudioProgressMessage, MESSAGES, type Song, type SongPage } from "@unheard/shared";
 import { expect, sideMenu, test } from "./support/fixtures";
 import { songCard } from "./support/songs";
+
+/** The pieces of text inside `note` that do not fit their box (cut, or running past it): none when all is readable. */
+function clippedText(note: Locator): Promise<string[]> {
+  return note.evaluate((el) =>
+    [el, ...Array.from(el.querySelectorAll("*"))]
+      .filter((e) => e instanceof HTMLElement && e.textContent?.trim())
+      .filter((e) => {
+        const h = e as HTMLElement;
+        const style = getComputedStyle(h);
+        return h.scrollWidth > h.clientWidth + 1 || style.textOverflow === "ellipsis" || style.whiteSpace === "nowrap";
+      })
+      .map(
+        (e) =>
+          `${(e.textContent ?? "").trim()} (${(e as HTMLElement).scrollWidth} > ${(e as HTMLElement).clientWidth})`,
+      ),
+  );
+}
 
 // Issue 25: on a first start most demo songs have no audio for a few minutes while it is rendered in the
 // background. Here the server's answers are changed on the way (the suite's server finished its audio long ago):
@@ -44,6 +62,14 @@ test("a song whose demo audio is being made says so on its card and page, then p
   await expect(card).toContainText(demoAudioProgressMessage(120, 284));
   await expect(card).not.toContainText(MESSAGES.previewUnavailable);
   await expect(card.getByRole("button", play)).toHaveCount(0);
+  // Issue 38: the card cut the words with an ellipsis, with no way to read the rest. Whole, at both widths.
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.scrollIntoViewIfNeeded();
+    const note = card.getByText(MESSAGES.demoAudioPreparing).locator("xpath=..");
+    expect(await clippedText(note), `${width} px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await card.getByRole("link", { name: waiting.title }).click();
   const main = page.getByRole("main");

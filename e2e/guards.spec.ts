@@ -52,9 +52,15 @@ test.describe("as a visitor", () => {
       await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await expect(menu.getByRole("link", { name: "Favorites" })).toHaveCount(0);
+    // Issue 38: "Join Waitlist" leads to the join form itself (it led to the landing page, whose player played).
     await menu.getByRole("link", { name: "Join Waitlist" }).click();
-    await expect(page).toHaveURL(/\/landing$/);
-    await expect(page.getByRole("complementary")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/waitlist$/);
+    const form = page.getByRole("main").getByRole("form", { name: "Join the waitlist" });
+    await expect(form.getByLabel("Name")).toBeVisible();
+    await expect(form.getByLabel("Email")).toBeVisible();
+    expect(await page.evaluate(() => Array.from(document.querySelectorAll("audio")).some((a) => !a.paused))).toBe(
+      false,
+    );
   });
 });
 

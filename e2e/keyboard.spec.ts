@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { MESSAGES, type Song } from "@unheard/shared";
 import { uniqueSongWav } from "./support/audio-fixtures";
 import { as, expect, toastWith, unique } from "./support/fixtures";
+import { mailCount } from "./support/mail";
 import { apiAs, approvedMembers, closeAll, createMember, memberPage } from "./support/members";
 import { test } from "./support/pending-lock";
 import { songCard, uploadSong } from "./support/songs";
@@ -218,6 +219,58 @@ test("a member uploads a song with the keyboard", async ({ browser }) => {
   await expectAnnounced(page, MESSAGES.uploadSuccess);
   await expect(page).toHaveURL(new RegExp(`/song/${song.id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await closeAll(context);
+});
+
+// Issue 38: Tab from E-mail went to "Forgot password?" (between the Password label and its field), the password
+// was typed into nothing, and Enter sent a reset e-mail. Now the e-mail field has focus on arrival, Tab goes E-mail,
+// Password, Log In, and "Forgot password?" (after the form) only opens the reset form.
+test("a member logs in with the keyboard alone, and no press meant for logging in sends a reset e-mail", async ({
+  browser,
+}) => {
+  const member = await createMember("kb-login");
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  const mailsBefore = await mailCount(member.email);
+  await page.goto("/login");
+  const email = page.getByLabel("Email");
+  const password = page.getByLabel("Password", { exact: true });
+  const logIn = page.getByRole("button", { name: "Log In" });
+  const forgot = page.getByRole("button", { name: "Forgot password?" });
+
+  // Focus is in the e-mail field on arrival.
+  await expect(email).toBeFocused();
+  await page.keyboard.type(member.email);
+  await tabTo(page, password, { max: 1 });
+  await page.keyboard.type("not-the-password");
+  await tabTo(page, logIn, { max: 1 });
+  await tabTo(page, forgot, { max: 1 });
+  // Back to the password, and Enter there logs in (a wrong password here): never a reset.
+  await tabTo(page, password, { back: true, max: 2 });
+  await page.keyboard.press("Enter");
+  await expect(toastWith(page, MESSAGES.loginFailed)).toBeVisible();
+
+  // "Forgot password?" with Enter opens the reset form, with the address carried over and focused; it sends nothing.
+  await tabTo(page, forgot, { max: 4 });
+  await page.keyboard.press("Enter");
+  const reset = page.getByRole("form", { name: "Reset your password" });
+  await expect(reset).toBeVisible();
+  await expect(reset.getByLabel("Email")).toBeFocused();
+  await expect(reset.getByLabel("Email")).toHaveValue(member.email);
+  await tabTo(page, reset.getByRole("button", { name: "Back to log in" }), { max: 2 });
+  await page.keyboard.press("Enter");
+  await expect(email).toBeFocused();
+  expect(await mailCount(member.email)).toBe(mailsBefore);
+
+  // The login itself, by keyboard alone.
+  await expect(email).toHaveValue(member.email);
+  await tabTo(page, password, { max: 1 });
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type(member.password);
+  await page.keyboard.press("Enter");
+  await expectAnnounced(page, MESSAGES.loginSuccess);
+  await expect(page).toHaveURL(/\/$/);
+  expect(await mailCount(member.email)).toBe(mailsBefore);
   await closeAll(context);
 });
 

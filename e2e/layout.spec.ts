@@ -92,11 +92,11 @@ test.describe("offline", () => {
 test.describe("profile load failure", () => {
   test.use({ storageState: as("listener") });
 
-  test("a server error loading /api/me toasts and falls back to the default profile", async ({ page }) => {
+  test("a server error loading /api/session toasts and falls back to the default profile", async ({ page }) => {
     // A first normal visit lets the browser remember who is signed in.
     await page.goto("/profile");
     await expect(page.getByRole("main").getByRole("button", { name: "Edit Profile" })).toBeVisible();
-    await page.route("**/api/me", (route) =>
+    await page.route("**/api/session", (route) =>
       route.fulfill({ status: 500, json: { error: { code: "internal", message: "Something went wrong." } } }),
     );
     await page.reload();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, unique } from "./support/fixtures";
+import { expect, test, toastWith, unique } from "./support/fixtures";
 import { closeAll, createMember, memberPage } from "./support/members";
 import { audioState, uploadSong } from "./support/songs";
 
@@ -205,16 +205,32 @@ test.describe("listening", () => {
       .getByRole("button", { name: /^Queue/ })
       .click();
     await expect.poll(async () => (await queueTitles(page)).at(-1)).toBe(added);
+    const length = (await queueTitles(page)).length;
     await page.keyboard.press("Escape");
 
-    // On a song page: Play next puts it right after the current song.
+    // Issue 38, decision 031: pressed again, it stays where it is, once, and the person is told.
+    await grid
+      .getByRole("button", { name: `Add to queue: ${added}` })
+      .first()
+      .click();
+    await expect(toastWith(page, `“${added}” is already in the queue`)).toBeVisible();
+    await bar(page)
+      .getByRole("button", { name: /^Queue/ })
+      .click();
+    await expect.poll(async () => (await queueTitles(page)).filter((t) => t === added).length).toBe(1);
+    expect(await queueTitles(page)).toHaveLength(length);
+    await page.keyboard.press("Escape");
+
+    // On a song page: Play next moves it up to right after the current song, still once.
     await grid.getByRole("link", { name: added }).first().click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(added);
     await page.getByRole("button", { name: "Play next" }).click();
+    await expect(toastWith(page, `“${added}” plays next`)).toBeVisible();
     await bar(page)
       .getByRole("button", { name: /^Queue/ })
       .click();
     await expect.poll(async () => (await queueTitles(page))[1]).toBe(added);
+    expect(await queueTitles(page)).toHaveLength(length);
     await page.keyboard.press("Escape");
 
     // An artist's era, played from its first song.

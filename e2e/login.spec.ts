@@ -39,7 +39,7 @@ test("an unverified e-mail shows the verify message and can resend the e-mail", 
   await waitForMailLink(email, "/api/auth/verify-email", { after: before });
 });
 
-test("forgot password: asks for the e-mail first, then mails a link that resets the password", async ({
+test("forgot password: its own form asks for the e-mail, then mails a link that resets the password", async ({
   page,
   request,
 }) => {
@@ -49,14 +49,25 @@ test("forgot password: asks for the e-mail first, then mails a link that resets 
   // Verify through the API link so the reset can end in a successful login.
   const verify = await waitForMailLink(email, "/api/auth/verify-email");
   expect((await request.get(verify, { maxRedirects: 0 })).status()).toBe(302);
+  const mailsBefore = await mailCount(email);
 
+  // Issue 38: "Forgot password?" sent a reset at once, and a keyboard user pressing Enter to log in sent one. It now
+  // opens a form of its own, with the address typed so far; only "Send reset link" there sends anything.
   await page.goto("/login");
-  await page.getByRole("button", { name: "Forgot password?" }).click();
-  await expect(toastWith(page, MESSAGES.enterEmailFirst)).toBeVisible();
-
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Forgot password?" }).click();
+  const reset = page.getByRole("form", { name: "Reset your password" });
+  await expect(reset.getByLabel("Email")).toHaveValue(email);
+  expect(await mailCount(email)).toBe(mailsBefore);
+  await reset.getByLabel("Email").fill("");
+  await reset.getByRole("button", { name: "Send reset link" }).click();
+  await expect(reset.getByText(MESSAGES.enterEmailFirst)).toBeVisible();
+  await reset.getByLabel("Email").fill(email);
+  await reset.getByRole("button", { name: "Send reset link" }).click();
   await expect(toastWith(page, MESSAGES.resetSent)).toBeVisible();
+  // Back on the login form, which says where the link went.
+  await expect(page.getByRole("button", { name: "Log In" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: email })).toContainText(MESSAGES.resetSent);
 
   const link = await waitForMailLink(email, "/reset-password");
   await page.goto(link);

@@ -395,7 +395,7 @@ test.describe("song page", () => {
     const { context, page } = await memberPage(browser, reporter);
     // A press before the profile has loaded waits for it: a member is not told to log in.
     await page.route(
-      "**/api/me",
+      "**/api/session",
       async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await route.continue();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type APIRequestContext, type Browser, request } from "@playwright/test";
-import { MESSAGES, VOTE_NOTES } from "@unheard/shared";
+import { MESSAGES, VOTE_NOT_COUNTED_YET, VOTE_NOTES, VOTE_POINTS_NOTE } from "@unheard/shared";
 import { expect, submitLogin, test, toastWith, uniqueEmail } from "./support/fixtures";
 import { waitForMailLink } from "./support/mail";
 import { demoServerEnv, freePort, keepOutput, spawnServer, stopProcess, waitUntilOk } from "./support/server-process";
@@ -102,6 +102,9 @@ test("a new account's vote is kept but does not count yet, and the page says why
     await upvote.click();
     await expect(upvote).toHaveAttribute("aria-pressed", "true");
     await expect(page.getByTestId("vote-note")).toContainText(VOTE_NOTES.tooNew(7));
+    // Issue 38: the box says the point waits too, and indeed none was paid.
+    await expect(page.getByTestId("vote-note")).toContainText(VOTE_NOT_COUNTED_YET);
+    expect(((await (await page.request.get("/api/me")).json()) as { points: number }).points).toBe(0);
     await expect(page.getByTestId("vote-net")).toHaveText("0 / 3");
     // The reason survives a reload: it comes from the server, not from the click.
     await page.reload();
@@ -149,4 +152,21 @@ test("a new account's vote is kept but does not count yet, and the page says why
     await context.close();
   });
   await Promise.all([boss.dispose(), ...socks.map((s) => s.dispose())]);
+});
+
+// Issue 38: About promised "+1 for each vote you cast" and the waitlist page "Every vote counts", while a new
+// member's votes earn nothing until they count.
+test("About and the waitlist page say a new member's votes earn points only once they count", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: base, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto("/about");
+  await expect(page.getByRole("heading", { name: "How points are earned" })).toBeVisible();
+  const points = page.getByRole("main");
+  await expect(points).toContainText("for each vote that counts toward verification");
+  await expect(points).toContainText(VOTE_POINTS_NOTE);
+  await expect(page.getByText("for each vote you cast")).toHaveCount(0);
+  await page.goto("/waitlist");
+  await expect(page.getByText("Votes earn points once your account has a record here")).toBeVisible();
+  await expect(page.getByText("Every vote counts")).toHaveCount(0);
+  await context.close();
 });

@@ -14,8 +14,8 @@ export const HEADLESS_CHROMIUM_FLAGS: readonly string[] = [
 ];
 
 /**
- * The browser tests' flags: headless, and autoplay allowed, so the landing player's autoplay is tested
- * (e2e/landing.spec.ts simulates a browser that blocks it).
+ * The browser tests' flags: headless, and autoplay allowed, so a test shows that the landing player does not start
+ * by itself even where it could (e2e/landing.spec.ts also simulates a browser that refuses play()).
  */
 export const E2E_CHROMIUM_FLAGS: readonly string[] = [
   ...HEADLESS_CHROMIUM_FLAGS,

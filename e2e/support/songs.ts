@@ -38,12 +38,14 @@ export async function addArtistsRemoveSecond(
   names: [string, string],
 ): Promise<void> {
   const [kept, removed] = [`${field} ${first}`, `${field} ${first + 1}`];
+  // By label: the upload and edit forms' artist fields are comboboxes that suggest artists (issue 38).
+  const labelled = (name: string) => form.getByLabel(name, { exact: true });
   await form.getByRole("button", { name: "Add artist" }).click();
-  await form.getByRole("textbox", { name: kept }).fill(names[0]);
+  await labelled(kept).fill(names[0]);
   await form.getByRole("button", { name: "Add artist" }).click();
-  await form.getByRole("textbox", { name: removed }).fill(names[1]);
+  await labelled(removed).fill(names[1]);
   await form.getByRole("button", { name: `Remove ${removed.toLowerCase()}` }).click();
-  await expect(form.getByRole("textbox", { name: removed })).toHaveCount(0);
+  await expect(labelled(removed)).toHaveCount(0);
 }
 
 /** Open `url` and wait until the page listens to the live event stream (so no change is missed). */

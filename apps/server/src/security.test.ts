@@ -61,7 +61,7 @@ describeEachDialect("cross-site requests", (dialect) => {
   beforeAll(async () => {
     m = await member(ctx, "csrf@example.com");
     // New accounts get a neutral handle (issue 24): name this one, so a refused rename shows.
-    expect((await patchMe(ctx, m.cookie, { username: "csrf" })).statusCode).toBe(200);
+    expect((await patchMe(ctx, m.cookie, { username: "csrf-member" })).statusCode).toBe(200);
   });
 
   const rename = (username: string, headers: Record<string, string>) =>
@@ -101,14 +101,14 @@ describeEachDialect("cross-site requests", (dialect) => {
       });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
-    expect((await getMe(ctx, m.cookie)).json().username).toBe("csrf");
+    expect((await getMe(ctx, m.cookie)).json().username).toBe("csrf-member");
   });
 
   it("refuses writes a browser marks Sec-Fetch-Site: cross-site, even without an Origin", async () => {
     const res = await rename("stolen", { "sec-fetch-site": "cross-site" });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe("forbidden");
-    expect((await getMe(ctx, m.cookie)).json().username).toBe("csrf");
+    expect((await getMe(ctx, m.cookie)).json().username).toBe("csrf-member");
     // The site's own pages are let through.
     const own = await rename("csrf-own", { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" });
     expect(own.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 export * from "./constants.js";
+export * from "./handles.js";
 export * from "./leak-values.js";
 export * from "./links.js";
 export * from "./messages.js";

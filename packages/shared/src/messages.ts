@@ -27,6 +27,10 @@ export const MESSAGES = {
   profileUpdated: "Profile updated successfully",
   usernameTaken: "That username is already taken",
   usernameIsArtist: "That name belongs to an artist on Unheard. Please choose another username.",
+  // Issue 38: the registration success screen, while the waitlist gate is on.
+  registerWaitlistNote:
+    "Unheard lets new members in from a waitlist, in waves. Once your e-mail is verified you can log in, browse and listen, and see your place in the queue; voting, favourites and uploads open when an admin lets you in. If this address was already approved from the waitlist, you are straight in.",
+  usernameIsEmail: "Please choose a username that is not your e-mail address: usernames are shown to everyone.",
   artistRenameByAdmin:
     "Your username is the artist name credited on songs, so it cannot be changed here. Ask an admin to rename your artist profile.",
   loginToViewProfile: "Please log in to view your profile",
@@ -172,7 +176,8 @@ export const MESSAGES = {
   waitlistEmailRequired: "Please enter your email",
   waitlistApproveFailed: "Failed to approve user.",
   waitlistNoUser: "No user found with that email.",
-  waitlistThankYou: "Thank You.",
+  // Sentence case like every other message (issue 38; the spec wrote "Thank You.").
+  waitlistThankYou: "Thank you.",
   // Roles
   roleUpdated: "Role updated",
   roleNotAllowed: "You may not grant or remove that role",
@@ -253,6 +258,13 @@ export const demoAudioProgressMessage = (done: number, total: number) => `${done
 export const audioTooLongMessage = (minutes: number) =>
   `That audio is longer than ${minutes} minutes. Please upload a song or mix of at most ${minutes} minutes.`;
 
+/**
+ * Upload refused: the file is named like audio (`.mp3`) but holds none we can read, so it is damaged or not what its
+ * name says (issue 38: it was told to upload "an MP3").
+ */
+export const audioUnreadableMessage = (ext: string) =>
+  `That file could not be read as audio. It is named .${ext}, but what it holds does not play: it may be damaged or only partly downloaded. Please upload a working copy of the song.`;
+
 /** Upload refused because the audio is already in the catalogue; `transform` says how it differs (e.g. "sped up 8%"). */
 export const duplicateAudioMessage = (title: string, artists: string, transform?: string) =>
   `This audio matches "${title}" by ${artists}, which is already on Unheard${transform ? ` (${transform})` : ""}.`;
@@ -267,9 +279,20 @@ export const VOTE_NOTES = {
     `Your vote will count once you have ${need} accepted ${need === 1 ? "contribution" : "contributions"} (you have ${have}): a verified upload, an approved edit, or a vote that matched the community's verdict`,
 } as const;
 
+/**
+ * Beside a member's vote that does not count yet (decision 014), before the reason: the point for a vote waits
+ * with it (issue 38: nothing said so).
+ */
+export const VOTE_NOT_COUNTED_YET =
+  "Your vote is recorded, but it does not count toward verification yet, and its point waits until it does.";
+
+/** How votes earn points, where the site explains it (About, the waitlist page): a new member's wait for theirs. */
+export const VOTE_POINTS_NOTE =
+  "A new member's votes are kept, but count (and earn their points) only once the account has a record here: your profile says what is still needed.";
+
 /** A contested song (a counted downvote) verifies no earlier than its open period's end. */
 export const contestedNote = (date: string) =>
-  `Contested: this song can be verified from ${date}, once it has been open for discussion long enough`;
+  `Contested: this song can be verified from ${date}, once it has been open for discussion long enough.`;
 
 /** A daily cap reached (decision 015): what, how many, and when the oldest of them leaves the 24-hour window. */
 export const dailyCapMessage = (kind: "votes" | "reports" | "uploads" | "suggestions", cap: number, again: string) => {

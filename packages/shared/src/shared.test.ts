@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PLAY_COUNT_AFTER_SEC, playCountAfterSec } from "./constants.js";
-import { MESSAGES } from "./messages.js";
+import { neutralHandle } from "./handles.js";
+import { audioUnreadableMessage, contestedNote, MESSAGES, VOTE_NOT_COUNTED_YET, VOTE_POINTS_NOTE } from "./messages.js";
 import { defaultUsername, roleFlags } from "./roles.js";
 import { describeAudioTransform } from "./schemas/audio-match.js";
 import { changePasswordSchema, loginSchema, registerSchema } from "./schemas/auth.js";
 import { leakDetailsSchema, NO_LEAK_DETAILS } from "./schemas/leak.js";
-import { updateProfileSchema } from "./schemas/user.js";
+import { updateProfileSchema, usernameSchema } from "./schemas/user.js";
 
 describe("roles (spec §6)", () => {
   it("derives the flags of each role", () => {
@@ -113,5 +114,31 @@ describe("playCountAfterSec (decision 027)", () => {
     expect(playCountAfterSec(3)).toBe(1.5);
     for (const unknown of [null, undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY])
       expect(playCountAfterSec(unknown)).toBe(PLAY_COUNT_AFTER_SEC);
+  });
+});
+
+describe("wording (issue 38)", () => {
+  it("ends the contested-vote sentence with its full stop, and thanks in sentence case", () => {
+    expect(contestedNote("Jan 2, 2026, 3:00 PM")).toMatch(/long enough\.$/);
+    expect(MESSAGES.waitlistThankYou).toBe("Thank you.");
+  });
+
+  it("says a vote that does not count yet earns its point only once it does", () => {
+    expect(VOTE_NOT_COUNTED_YET).toMatch(/point waits until it does/);
+    expect(VOTE_POINTS_NOTE).toMatch(/count \(and earn their points\) only once/);
+  });
+
+  it("tells a file named like audio that it could not be read as audio, not to upload that format", () => {
+    const message = audioUnreadableMessage("mp3");
+    expect(message).toMatch(/^That file could not be read as audio\./);
+    expect(message).toContain(".mp3");
+    expect(message).not.toMatch(/upload an MP3/i);
+  });
+
+  it("offers neutral handles a member could have chosen", () => {
+    let n = 0;
+    const handle = neutralHandle((min, max) => min + (n++ % (max - min)));
+    expect(handle).toMatch(/^[a-z]+-[a-z]+-\d{4}$/);
+    expect(usernameSchema.safeParse(handle).success).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
-import { MESSAGES } from "@unheard/shared";
+import { audioUnreadableMessage, MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -143,8 +143,9 @@ describeEachDialect("audio formats through the API", (dialect) => {
     writeFileSync(bad("image.svg.mp3"), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const cases: [string, string, string][] = [
       ["empty.mp3", bad("empty.mp3"), MESSAGES.uploadAudioRequired],
-      ["page.mp3", bad("page.mp3"), MESSAGES.audioUnsupported],
-      ["image.svg.mp3", bad("image.svg.mp3"), MESSAGES.audioUnsupported],
+      // Named like audio but none: told it could not be read as audio (issue 38), not to upload "an MP3".
+      ["page.mp3", bad("page.mp3"), audioUnreadableMessage("mp3")],
+      ["image.svg.mp3", bad("image.svg.mp3"), audioUnreadableMessage("mp3")],
       ["half.wav", truncated(byName("wav-24bit-48k-stereo.wav"), 0.5, bad("half.wav")), MESSAGES.audioTruncated],
       ["half.flac", truncated(byName("flac-16bit-44k-stereo.flac"), 0.5, bad("half.flac")), MESSAGES.audioTruncated],
       ["half.mp3", truncated(byName("mp3-cbr-320k-44k-stereo.mp3"), 0.5, bad("half.mp3")), MESSAGES.audioTruncated],

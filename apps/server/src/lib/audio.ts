@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createResampler, FINGERPRINT_SAMPLE_RATE } from "@unheard/fingerprint";
-import { audioTooLongMessage, MESSAGES } from "@unheard/shared";
+import { audioTooLongMessage, audioUnreadableMessage, MESSAGES } from "@unheard/shared";
 import { decodeChunked } from "audio-decode";
 import audioType from "audio-type";
 import { AudioDecodeError } from "./audio-errors.js";
@@ -29,6 +29,32 @@ export type AudioFormat = (typeof FORMATS)[keyof typeof FORMATS];
 export function sniffAudio(head: Uint8Array): AudioFormat | undefined {
   const type = audioType(head) as keyof typeof FORMATS | undefined;
   return type && type in FORMATS ? FORMATS[type] : undefined;
+}
+
+/** The extensions of the formats we read: a file named so says it is audio (issue 38). */
+const AUDIO_EXTENSIONS = new Set([
+  "mp3",
+  "wav",
+  "wave",
+  "ogg",
+  "oga",
+  "opus",
+  "flac",
+  "m4a",
+  "mp4",
+  "aac",
+  "webm",
+  "weba",
+]);
+
+/**
+ * The refusal of a file whose first bytes are no audio we read. A file named like audio (`song.mp3`) is damaged
+ * or not what its name says: it is told that it could not be read as audio, not to upload the format it claims
+ * to be (issue 38). Any other file is of a kind we do not take, and is told which kinds we do.
+ */
+export function unrecognisedAudioMessage(fileName: string | undefined): string {
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(fileName ?? "")?.[1]?.toLowerCase();
+  return ext && AUDIO_EXTENSIONS.has(ext) ? audioUnreadableMessage(ext) : MESSAGES.audioUnsupported;
 }
 
 /** What decoding a file tells us (spec §2 Upload: min, max, mean, silence ratio). */

@@ -43,7 +43,8 @@ const upload = (label: string): NavItem => ({ to: "/upload", label, icon: Upload
  * visitor links.
  */
 export function mainNavItems(me: Me | null): NavItem[] {
-  if (!me) return [home, changes, about, ...accountItems, { to: "/landing", label: "Join Waitlist", icon: Sparkles }];
+  // "Join Waitlist" leads to the join form itself (issue 38: it led to the landing page, whose player then played).
+  if (!me) return [home, changes, about, ...accountItems, { to: "/waitlist", label: "Join Waitlist", icon: Sparkles }];
   return [home, changes, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
 }
 

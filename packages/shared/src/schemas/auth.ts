@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../constants.js";
 import { MESSAGES } from "../messages.js";
+import { usernameSchema } from "./user.js";
 
 export const emailSchema = z
   .string({ error: MESSAGES.enterEmailFirst })
@@ -31,10 +32,16 @@ export const registerSchema = typedTwice(
     email: emailSchema,
     password: passwordSchema,
     confirmPassword: z.string({ error: MESSAGES.passwordsDoNotMatch }),
+    /** The username chosen (issue 38; the form offers a neutral handle); without one the server makes a handle. */
+    username: usernameSchema.optional(),
   }),
   "password",
 );
 export type RegisterInput = z.input<typeof registerSchema>;
+
+/** POST /api/auth/register's answer; `waitlist`: new accounts wait on the waitlist (the site's gate is on). */
+export const registerResultSchema = z.object({ ok: z.literal(true), message: z.string(), waitlist: z.boolean() });
+export type RegisterResult = z.infer<typeof registerResultSchema>;
 
 export const loginSchema = z.object({
   email: emailSchema,

@@ -123,7 +123,7 @@ describeEachDialect("artists", (dialect) => {
     expect(dupSong.json().artists).toEqual([{ id: artistId, name: "Juice WRLD" }]);
     await expectCountsMatch(ctx);
 
-    const real = await member(ctx, "jw-real@example.com");
+    const real = await member(ctx, "jw-owner@example.com");
     // New accounts get a neutral handle (issue 24); this one names itself before an admin links it.
     expect((await patchMe(ctx, real.cookie, { username: "jw-real" })).statusCode).toBe(200);
     const claim = await ctx.app.inject({

@@ -5,6 +5,7 @@ import {
   MESSAGES,
   meSchema,
   okSchema,
+  registerResultSchema,
   registerSchema,
   resetPasswordSchema,
   verifyEmailQuerySchema,
@@ -24,16 +25,27 @@ const options = routeOptions(tags, 400, 401, 403, 429);
 export function authRoutes(app: App, deps: { authService: AuthService; usersService: UsersService; config: Config }) {
   const { authService, usersService, config } = deps;
 
-  app.post("/api/auth/register", options(okSchema, { body: registerSchema }, 201), async (req, reply) => {
+  app.post("/api/auth/register", options(registerResultSchema, { body: registerSchema }, 201), async (req, reply) => {
     // A second of slack: a timestamp column may keep less precision than the clock.
     const since = new Date(Date.now() - 1000).toISOString();
-    await authService.register(req.body, req.ip, webHeaders(req));
+    const { username, email } = req.body;
+    // A chosen name obeys the rename rules (artists' names, look-alikes, the e-mail's local part; issue 38).
+    const checkName =
+      username === undefined
+        ? undefined
+        : async () => {
+            const refused = await usersService.refuseNewUsername(username, email);
+            if (refused) throw refused;
+          };
+    await authService.register(req.body, req.ip, webHeaders(req), checkName);
     // Where the account signed up, for the admins' ring view (decision 015).
     await usersService.recordSignup(req.body.email, since, {
       ipPrefix: ipPrefix(req.ip),
       device: deviceOf(req, reply),
     });
-    return reply.status(201).send({ ok: true, message: MESSAGES.registerSuccess });
+    // Whether new accounts wait on the waitlist: the site's setting, the same for every address (an approved
+    // address is let straight in, which the answer must not tell).
+    return reply.status(201).send({ ok: true, message: MESSAGES.registerSuccess, waitlist: config.waitlistGate });
   });
 
   app.post(

@@ -58,12 +58,29 @@ export function createAuthService(deps: { auth: Auth; limiter: RateLimiter; limi
     mayMail: async (rule: AuthLimit, email: string) => (await deps.limiter.record(rule, email)) <= scaled(rule).limit,
   };
   return {
-    async register(input: { email: string; password: string }, ip: string, headers: Headers): Promise<void> {
+    /**
+     * Create an account. `username` is the name the member chose (issue 38), checked by `checkName` once the
+     * address's budget allows the attempt; without one the account gets a neutral handle (auth.ts).
+     */
+    async register(
+      input: { email: string; password: string; username?: string | undefined },
+      ip: string,
+      headers: Headers,
+      checkName?: () => Promise<void>,
+    ): Promise<void> {
       await limiter.hitIp(AUTH_LIMITS.registerIp, ip);
+      await checkName?.();
       try {
-        // Same answer for new and existing e-mails (Better Auth hashes in both cases; see auth.ts).
-        await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: "" }, headers });
+        // Same answer for new and existing e-mails (Better Auth hashes in both cases; see auth.ts). The chosen
+        // name travels as Better Auth's `name`, which the user hook turns into the username.
+        await auth.api.signUpEmail({
+          body: { email: input.email, password: input.password, name: input.username ?? "" },
+          headers,
+        });
       } catch (err) {
+        // Two registrations racing for one name: the unique index decides, and Better Auth hides its error behind
+        // "failed to create user". The name, looked at again, tells whether that was the race.
+        if (checkName && authCode(err) === "FAILED_TO_CREATE_USER") await checkName();
         throw mapError(err, "bad_request", MESSAGES.registerFailed);
       }
     },

@@ -30,7 +30,7 @@ describeEachDialect("accounts", (dialect) => {
   it("registers, e-mails a verification link, verifies and logs in", async () => {
     const reg = await register(ctx, "Ann@Example.com");
     expect(reg.statusCode).toBe(201);
-    expect(reg.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
+    expect(reg.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess, waitlist: true });
     // Login is refused until the e-mail is verified.
     const early = await login(ctx, "ann@example.com", "secret1");
     expect(early.statusCode).toBe(403);
@@ -88,7 +88,7 @@ describeEachDialect("accounts", (dialect) => {
     await register(ctx, "dup@example.com");
     const again = await register(ctx, "DUP@example.com", "other-pass");
     expect(again.statusCode).toBe(201);
-    expect(again.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess });
+    expect(again.json()).toEqual({ ok: true, message: MESSAGES.registerSuccess, waitlist: true });
     const rows = await ctx.database.db.selectFrom("user").select("id").where("email", "=", "dup@example.com").execute();
     expect(rows).toHaveLength(1);
     // The owner is told instead of the caller.

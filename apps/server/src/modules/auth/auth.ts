@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import { newId } from "../../lib/ids.js";
 import type { Mailer, MailMessage } from "../../lib/mail.js";
+import { nameKey } from "../../lib/text.js";
 import { createUsersRepo } from "../users/users.repo.js";
 import { authMails } from "./auth.mails.js";
 
@@ -97,7 +98,10 @@ export function createAuth(deps: {
       user: {
         create: {
           before: async (user) => {
-            const username = await users.freeUsername();
+            // The name the member chose at registration (checked by the route; the unique index settles a race),
+            // else a neutral handle.
+            const chosen = user.name?.trim();
+            const username = chosen ? { name: chosen, key: nameKey(chosen) } : await users.freeUsername();
             const offWaitlist = await users.isApprovedEmail(user.email);
             return {
               data: { ...user, name: username.name, username: username.name, usernameKey: username.key, offWaitlist },

@@ -8,7 +8,13 @@ import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http.js";
-import { audioErrorMessage, type DecodedAudio, decodeAudioFile, sniffAudio } from "../../lib/audio.js";
+import {
+  audioErrorMessage,
+  type DecodedAudio,
+  decodeAudioFile,
+  sniffAudio,
+  unrecognisedAudioMessage,
+} from "../../lib/audio.js";
 import type { AudioPool } from "../../lib/audio-pool.js";
 import { newId } from "../../lib/ids.js";
 import type { JobQueue } from "../../lib/jobs.js";
@@ -167,7 +173,7 @@ export function fingerprintsRoutes(
         const { bytesRead } = await fh.read(head, 0, head.length, 0);
         await fh.close();
         const format = sniffAudio(head.subarray(0, bytesRead));
-        if (!format) throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported);
+        if (!format) throw new AppError("unsupported_media_type", unrecognisedAudioMessage(file.filename));
         let decoded: DecodedAudio;
         try {
           // A long file is matched on its first minute: enough to recognise, bounded in cost. Decoded on the

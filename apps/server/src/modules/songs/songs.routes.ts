@@ -22,7 +22,7 @@ import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
 import { type App, sendPublic } from "../../http.js";
-import { sniffAudio } from "../../lib/audio.js";
+import { sniffAudio, unrecognisedAudioMessage } from "../../lib/audio.js";
 import { newId } from "../../lib/ids.js";
 import { type PublicCache, songCacheKey } from "../../lib/public-cache.js";
 import { errorResponses, idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
@@ -201,6 +201,8 @@ export function songsRoutes(
       await mkdir(tmpDir, { recursive: true });
       const fields: Record<string, string[]> = {};
       let file: { path: string; size: number; sha256: string } | undefined;
+      // The name the browser gave the file: only to word a refusal (issue 38), never to store or type the file.
+      let fileName = "";
       let sink: WriteStream | undefined;
       try {
         for await (const part of req.parts({
@@ -215,6 +217,7 @@ export function songsRoutes(
             part.file.resume();
             continue;
           }
+          fileName = part.filename;
           const tempPath = path.join(tmpDir, `${newId()}.upload`);
           const hash = createHash("sha256");
           let size = 0;
@@ -280,10 +283,10 @@ export function songsRoutes(
         const { bytesRead } = await fh.read(head, 0, head.length, 0);
         await fh.close();
         const format = sniffAudio(head.subarray(0, bytesRead));
-        if (!format)
-          throw new AppError("unsupported_media_type", MESSAGES.audioUnsupported, {
-            fields: { audio: MESSAGES.audioUnsupported },
-          });
+        if (!format) {
+          const message = unrecognisedAudioMessage(fileName);
+          throw new AppError("unsupported_media_type", message, { fields: { audio: message } });
+        }
         const uploaded = file;
         file = undefined; // the service owns the temp file from here
         const song = await songsService.upload(

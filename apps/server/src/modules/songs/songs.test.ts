@@ -1,4 +1,4 @@
-import { MESSAGES } from "@unheard/shared";
+import { audioUnreadableMessage, MESSAGES } from "@unheard/shared";
 import { sql } from "kysely";
 import { beforeAll, expect, it } from "vitest";
 import {
@@ -122,6 +122,7 @@ describeEachDialect("songs: upload", (dialect) => {
       MESSAGES.invalidSoundcloudUrl,
     ],
     [
+      // Issue 38: a file named like audio is told it could not be read as audio, not to upload "an MP3".
       "text named .mp3",
       () =>
         upload(
@@ -129,6 +130,18 @@ describeEachDialect("songs: upload", (dialect) => {
           alice.cookie,
           { title: "T", artists: ["A"] },
           { name: "song.mp3", data: Buffer.from("just text, not audio at all ".repeat(50)), type: "audio/mpeg" },
+        ),
+      415,
+      audioUnreadableMessage("mp3"),
+    ],
+    [
+      "a document",
+      () =>
+        upload(
+          ctx,
+          alice.cookie,
+          { title: "T", artists: ["A"] },
+          { name: "lyrics.docx", data: Buffer.from("PK not audio at all ".repeat(50)), type: "application/msword" },
         ),
       415,
       MESSAGES.audioUnsupported,

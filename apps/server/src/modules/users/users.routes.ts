@@ -1,5 +1,6 @@
 import { errorBodySchema, meSchema, updateProfileSchema } from "@unheard/shared";
 import { z } from "zod";
+import { AppError } from "../../errors.js";
 import { type App, requireUserId, webHeaders } from "../../http.js";
 
 import type { AuthService } from "../auth/auth.service.js";
@@ -14,13 +15,21 @@ export function usersRoutes(app: App, deps: { authService: AuthService; usersSer
     return usersService.me(await requireUserId(req, authService.sessionUserId));
   });
 
-  // Visitors get { user: null } rather than a 401, so a page load logs no error.
+  // "Who am I" for the web app: a visitor is an answer, not an error, so visitors get { user: null } rather than a
+  // 401 and a page load logs no error (issue 38). A session whose account is gone is a visitor too; any other
+  // failure is the server's and answers as one (the app then keeps the profile it last knew).
   app.get(
     "/api/session",
     { schema: { tags, response: { 200: z.object({ user: meSchema.nullable() }) } } },
     async (req) => {
       const id = await authService.sessionUserId(webHeaders(req));
-      return { user: id ? await usersService.me(id).catch(() => null) : null };
+      if (!id) return { user: null };
+      try {
+        return { user: await usersService.me(id) };
+      } catch (err) {
+        if (err instanceof AppError && err.code === "unauthorized") return { user: null };
+        throw err;
+      }
     },
   );
 

@@ -1,4 +1,4 @@
-import { POINTS_FOR_VERIFIED_SONG, POINTS_PER_VOTE, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import { POINTS_FOR_VERIFIED_SONG, POINTS_PER_VOTE, VERIFICATION_THRESHOLD, VOTE_POINTS_NOTE } from "@unheard/shared";
 import { BadgeCheck, Database, Heart, ShieldCheck, Trophy } from "lucide-react";
 import { Link } from "react-router";
 import { IconSection } from "../../ui/icon-section";
@@ -35,7 +35,8 @@ export function AboutPage() {
         <IconSection compact icon={Trophy} tint="text-amber-300" title="How points are earned">
           <ul className="flex list-disc flex-col gap-1.5 pl-5 marker:text-zinc-600">
             <li>
-              <strong className="text-zinc-100">+{POINTS_PER_VOTE}</strong> for each vote you cast.
+              <strong className="text-zinc-100">+{POINTS_PER_VOTE}</strong> for each vote that counts toward
+              verification. {VOTE_POINTS_NOTE}
             </li>
             <li>
               <strong className="text-zinc-100">−{POINTS_PER_VOTE}</strong> when you withdraw a vote, so toggling earns

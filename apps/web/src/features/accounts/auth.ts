@@ -5,6 +5,7 @@ import type {
   LoginInput,
   Me,
   RegisterInput,
+  RegisterResult,
   ResetPasswordInput,
   UpdateProfileInput,
 } from "@unheard/shared";
@@ -29,9 +30,11 @@ export function useLogin() {
   });
 }
 
-/** Create an account; the server e-mails a verification link. */
+/** Create an account; the server e-mails a verification link and says whether new accounts wait on the waitlist. */
 export function useRegister() {
-  return usePostMutation<RegisterInput>("/api/auth/register");
+  return useMutation({
+    mutationFn: (input: RegisterInput) => api.post<RegisterResult>("/api/auth/register", input),
+  });
 }
 
 /** Send the verification e-mail again. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { defaultUsername, MESSAGES, type Me, roleFlags } from "@unheard/shared";
 import { useEffect, useRef } from "react";
-import { api, isApiError } from "../../lib/api/api";
+import { api } from "../../lib/api/api";
 import { applySongEvent, isSongQuery } from "../../lib/api/live";
 import { toast } from "../../lib/toast";
 import { applyNotificationEvent, notificationKeys } from "../notifications/notifications";
@@ -54,18 +54,14 @@ export function defaultMe(email: string): Me {
   };
 }
 
+/**
+ * Who is signed in: GET /api/session, which answers a visitor with `{ user: null }`. A visitor is an answer, not an
+ * error: asking /api/me, whose 401 the browser logs on every visitor's page, was (issue 38).
+ */
 async function fetchMe(): Promise<Me | null> {
-  try {
-    const me = await api.get<Me>("/api/me");
-    rememberEmail(me.email);
-    return me;
-  } catch (err) {
-    if (isApiError(err) && err.status === 401) {
-      rememberEmail(null);
-      return null;
-    }
-    throw err;
-  }
+  const { user } = await api.get<{ user: Me | null }>("/api/session");
+  rememberEmail(user?.email ?? null);
+  return user;
 }
 
 // zod and the shared schemas are not part of the first load: the 'me' event's schema is fetched when one arrives.
@@ -88,7 +84,7 @@ export type CurrentUser = {
   isFallback: boolean;
 };
 
-/** The signed-in user (React Query ['me']); a 401 answer means a visitor. */
+/** The signed-in user (React Query ['me']); `{ user: null }` means a visitor. */
 export function useMe(): CurrentUser {
   const q = useQuery(meQuery);
   if (q.data !== undefined) return { me: q.data, isLoading: false, isFallback: false };

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { MESSAGES, REDIRECT_AFTER_REGISTER_MS, registerSchema } from "@unheard/shared";
+import { MESSAGES, neutralHandle, REDIRECT_AFTER_REGISTER_MS, registerSchema } from "@unheard/shared";
 import { MailCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -7,29 +7,42 @@ import { Link, Navigate, useNavigate } from "react-router";
 import { handleFormError } from "../../lib/api/form-errors";
 import { LinkButton } from "../../ui/button";
 import { SubmitButton } from "../../ui/form-actions";
-import { EmailField, PasswordField } from "../../ui/form-fields";
+import { EmailField, FormTextField, PasswordField } from "../../ui/form-fields";
 import { IconCircle } from "../../ui/icon-circle";
+import { Notice } from "../../ui/notice";
 import { useRegister } from "./auth";
 import { AuthCard } from "./auth-card";
 import { useMe } from "./me";
 
-/** /register: e-mail, password, confirm; then 'Check Your Email' and on to /login after 3 s. */
+/** A neutral handle made in the browser (the server's words), offered as the username. */
+function offeredHandle(): string {
+  return neutralHandle((min, max) => min + ((crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % (max - min)));
+}
+
+/**
+ * /register: e-mail, a username (a neutral handle offered, the member's to change; issue 38), password, confirm;
+ * then 'Check Your Email' (with the waitlist explained while the gate is on) and on to /login.
+ */
 export function RegisterPage() {
   const navigate = useNavigate();
   const { me } = useMe();
   const register = useRegister();
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ to: string; waitlist: boolean } | null>(null);
+  const sentTo = sent?.to ?? null;
+  const [offered] = useState(offeredHandle);
   const form = useForm({
     resolver: zodResolver(registerSchema),
-    defaultValues: { email: "", password: "", confirmPassword: "" },
+    defaultValues: { email: "", username: offered, password: "", confirmPassword: "" },
   });
   const { isSubmitting } = form.formState;
 
   useEffect(() => {
-    if (!sentTo) return;
+    if (!sent) return;
+    // The waitlist explanation needs the time to read it: no automatic move on then.
+    if (sent.waitlist) return;
     const timer = window.setTimeout(() => void navigate("/login"), REDIRECT_AFTER_REGISTER_MS);
     return () => window.clearTimeout(timer);
-  }, [sentTo, navigate]);
+  }, [sent, navigate]);
 
   if (sentTo) {
     return (
@@ -46,9 +59,15 @@ export function RegisterPage() {
             </p>
           </div>
           <p className="text-sm text-zinc-400">
-            We sent a verification link to <span className="break-all font-medium text-zinc-200">{sentTo}</span>. Taking
-            you to the login page…
+            We sent a verification link to <span className="break-all font-medium text-zinc-200">{sentTo}</span>.
+            {sent?.waitlist ? null : " Taking you to the login page…"}
           </p>
+          {sent?.waitlist ? (
+            <Notice tone="info">
+              <h2 className="font-semibold text-sky-50">You join the waitlist</h2>
+              <p className="mt-1">{MESSAGES.registerWaitlistNote}</p>
+            </Notice>
+          ) : null}
           <LinkButton to="/login" variant="secondary">
             Go to Login
           </LinkButton>
@@ -61,10 +80,15 @@ export function RegisterPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await register.mutateAsync(values);
-      setSentTo(values.email);
+      const res = await register.mutateAsync(values);
+      setSent({ to: values.email, waitlist: res.waitlist });
     } catch (err) {
-      handleFormError(err, MESSAGES.registerFailed, form.setError, ["email", "password", "confirmPassword"]);
+      handleFormError(err, MESSAGES.registerFailed, form.setError, [
+        "email",
+        "username",
+        "password",
+        "confirmPassword",
+      ]);
     }
   });
 
@@ -87,6 +111,17 @@ export function RegisterPage() {
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <EmailField form={form} name="email" />
+        <FormTextField
+          form={form}
+          name="username"
+          label="Username"
+          // Not "username": a password manager would save that as the login beside the new password, and fill it
+          // into the login form's e-mail field later. The e-mail is the login; this is the name shown.
+          autoComplete="nickname"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint="Shown with your uploads and on your profile. We picked this one for you: keep it, or type your own."
+        />
         <PasswordField form={form} name="password" label="Password" hint="At least 6 characters." />
         <PasswordField form={form} name="confirmPassword" label="Confirm Password" />
         <SubmitButton size="lg" className="mt-2 w-full" pending={isSubmitting} pendingLabel="Creating account…">

@@ -4,15 +4,15 @@ import { api } from "../../lib/api/api";
 import { toast } from "../../lib/toast";
 import { createPlayCounter } from "./play-count";
 import {
-  append,
   EMPTY_QUEUE,
-  insertNext,
   move,
   nextPlayable,
   parseSaved,
   type Queue,
   type QueueItem,
+  type QueueOutcome,
   queueOf,
+  queueOnce,
   remove,
   serializeSaved,
 } from "./queue-model";
@@ -368,25 +368,34 @@ export function playSongAt(song: QueueItem, seconds: number, list?: () => QueueI
     playList(items, at, seconds);
     return;
   }
-  const q = insertNext(state.queue, song);
-  set({ queue: { items: q.items, index: state.queue.items.length === 0 ? 0 : state.queue.index + 1 } });
+  // Played from its own page: it goes right after the current song (moved there if it waits further on, so the
+  // queue holds it once) and plays.
+  const { queue } = queueOnce(state.queue, song, "next");
+  set({ queue: { items: queue.items, index: state.queue.items.length === 0 ? 0 : queue.index + 1 } });
   void loadCurrent(true, seconds);
 }
 
-/** Queue a song with `place` (after the current one, or at the end); into an empty queue it loads, paused. */
-function enqueue(item: QueueItem, place: typeof insertNext | typeof append): void {
+/**
+ * Queue a song after the current one or at the end, once (queueOnce; decision 031); into an empty queue it loads,
+ * paused. Says what it did, for the button's message.
+ */
+function enqueue(item: QueueItem, where: "next" | "end"): QueueOutcome {
   act();
   const wasEmpty = state.queue.items.length === 0;
-  set({ queue: place(state.queue, item) });
-  save(true);
+  const { queue, outcome } = queueOnce(state.queue, item, where);
+  if (queue !== state.queue) {
+    set({ queue });
+    save(true);
+  }
   if (wasEmpty) void loadCurrent(false);
+  return outcome;
 }
 
-/** Queue a song right after the current one. */
-export const playNext = (item: QueueItem): void => enqueue(item, insertNext);
+/** Queue a song right after the current one (moving it up if it waits further on). */
+export const playNext = (item: QueueItem): QueueOutcome => enqueue(item, "next");
 
-/** Queue a song at the end. */
-export const addToQueue = (item: QueueItem): void => enqueue(item, append);
+/** Queue a song at the end, unless it is waiting in the queue already. */
+export const addToQueue = (item: QueueItem): QueueOutcome => enqueue(item, "end");
 
 /** The next song in the queue. */
 export function next(): void {

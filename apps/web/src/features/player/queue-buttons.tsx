@@ -1,7 +1,7 @@
 import { ListEnd, ListPlus } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { addToQueue, playNext } from "./player-store";
-import type { QueueItem } from "./queue-model";
+import { type QueueItem, queueMessage } from "./queue-model";
 
 const iconButton =
   "grid size-8 shrink-0 place-items-center rounded-full border border-white/10 bg-white/5 text-zinc-300 " +
@@ -28,13 +28,15 @@ export function QueueButtons({
 }) {
   const onNext = () => {
     const it = item();
-    playNext(it);
-    toast.success(`“${it.title}” plays next`);
+    const said = queueMessage(it.title, "next", playNext(it));
+    if (said.changed) toast.success(said.text);
+    else toast.info(said.text);
   };
   const onAdd = () => {
     const it = item();
-    addToQueue(it);
-    toast.success(`“${it.title}” added to the queue`);
+    const said = queueMessage(it.title, "end", addToQueue(it));
+    if (said.changed) toast.success(said.text);
+    else toast.info(said.text);
   };
   if (variant === "labelled")
     return (

@@ -8,7 +8,9 @@ import {
   nextPlayable,
   parseSaved,
   type QueueItem,
+  queueMessage,
   queueOf,
+  queueOnce,
   remove,
   serializeSaved,
 } from "./queue-model";
@@ -34,6 +36,48 @@ describe("queue model", () => {
     expect(ids(append(q, item("x")))).toBe("abcx");
     expect(insertNext(EMPTY_QUEUE, item("x"))).toMatchObject({ index: 0 });
     expect(append(EMPTY_QUEUE, item("x"))).toMatchObject({ index: 0 });
+  });
+
+  // Issue 38, decision 031: "Add to queue" of a song already queued made a second copy.
+  it("holds each song once: Add to queue leaves a waiting song where it is, Play next moves it up", () => {
+    const q = queueOf([item("a"), item("b"), item("c"), item("d")], 1);
+    // Waiting further on: Add to queue changes nothing and says so; Play next moves it right after the current.
+    expect(queueOnce(q, item("d"), "end")).toEqual({ queue: q, outcome: "already" });
+    const up = queueOnce(q, item("d"), "next");
+    expect(up.outcome).toBe("moved");
+    expect(ids(up.queue)).toBe("abdc");
+    expect(up.queue.items[up.queue.index]?.songId).toBe("b");
+    // Next already: nothing to do.
+    expect(queueOnce(q, item("c"), "next")).toEqual({ queue: q, outcome: "already" });
+    // The song playing now stays where it is, either way.
+    expect(queueOnce(q, item("b"), "end")).toEqual({ queue: q, outcome: "playing" });
+    expect(queueOnce(q, item("b"), "next")).toEqual({ queue: q, outcome: "playing" });
+    // Played earlier: it moves to the new place, the current song stays current, and it keeps its own key.
+    const again = queueOnce(q, { ...item("a"), key: "fresh" }, "end");
+    expect(again.outcome).toBe("moved");
+    expect(ids(again.queue)).toBe("bcda");
+    expect(again.queue.items[again.queue.index]?.songId).toBe("b");
+    expect(again.queue.items.at(-1)?.key).toBe("k-a");
+    const soon = queueOnce(q, item("a"), "next");
+    expect(ids(soon.queue)).toBe("bacd");
+    expect(soon.queue.items[soon.queue.index]?.songId).toBe("b");
+    // A new song is added as before, and an empty queue takes it.
+    expect(ids(queueOnce(q, item("x"), "end").queue)).toBe("abcdx");
+    expect(ids(queueOnce(q, item("x"), "next").queue)).toBe("abxcd");
+    expect(queueOnce(EMPTY_QUEUE, item("x"), "end")).toMatchObject({ outcome: "added", queue: { index: 0 } });
+    // However often it is pressed, one copy.
+    let many = q;
+    for (let i = 0; i < 3; i++) many = queueOnce(many, item("x"), "end").queue;
+    expect(ids(many)).toBe("abcdx");
+  });
+
+  it("tells what queueing did", () => {
+    expect(queueMessage("Song", "end", "added")).toEqual({ text: "“Song” added to the queue", changed: true });
+    expect(queueMessage("Song", "end", "already")).toEqual({ text: "“Song” is already in the queue", changed: false });
+    expect(queueMessage("Song", "next", "already")).toEqual({ text: "“Song” already plays next", changed: false });
+    expect(queueMessage("Song", "next", "moved")).toEqual({ text: "“Song” plays next", changed: true });
+    expect(queueMessage("Song", "end", "moved").text).toBe("“Song” moved to the end of the queue");
+    expect(queueMessage("Song", "end", "playing")).toEqual({ text: "“Song” is playing now", changed: false });
   });
 
   it("keeps the current song current when songs move around it", () => {

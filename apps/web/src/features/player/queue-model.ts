@@ -9,7 +9,7 @@ export type QueueArtist = { id: string | null; name: string };
  * when it is its turn. null: the song has no audio (it is skipped with a note).
  */
 export type QueueItem = {
-  /** Unique within the queue: the same song may be queued twice. */
+  /** Unique within the queue (a saved queue from before decision 031 may hold a song twice). */
   key: string;
   songId: string;
   title: string;
@@ -76,6 +76,57 @@ export function insertNext(q: Queue, item: QueueItem): Queue {
 export function append(q: Queue, item: QueueItem): Queue {
   if (q.items.length === 0) return { items: [item], index: 0 };
   return { items: [...q.items, item], index: q.index };
+}
+
+/**
+ * What queueing a song did (issue 38; decision 031): added; moved (it was in the queue, and now sits where asked);
+ * already there (waiting in the queue for "Add to queue", or next already for "Play next"); or it is the song
+ * playing now.
+ */
+export type QueueOutcome = "added" | "moved" | "already" | "playing";
+
+/**
+ * Queue `item` after the current song (`next`) or at the end (`end`), holding each song once: the queue never
+ * gets a second copy of a song (issue 38: "Add to queue" did). A song waiting in the queue stays where it is for
+ * "Add to queue" (the person put it there) and moves up for "Play next"; a song played earlier moves to the new
+ * place; the song playing now stays as it is.
+ */
+export function queueOnce(q: Queue, item: QueueItem, where: "next" | "end"): { queue: Queue; outcome: QueueOutcome } {
+  const place = where === "next" ? insertNext : append;
+  if (q.items[q.index]?.songId === item.songId) return { queue: q, outcome: "playing" };
+  const waiting = q.items.findIndex((it, i) => i > q.index && it.songId === item.songId);
+  if (waiting >= 0) {
+    if (where === "end" || waiting === q.index + 1) return { queue: q, outcome: "already" };
+    return { queue: move(q, waiting, q.index + 1), outcome: "moved" };
+  }
+  const played = q.items.findIndex((it, i) => i < q.index && it.songId === item.songId);
+  if (played >= 0) {
+    const kept = q.items[played] ?? item;
+    return { queue: place(remove(q, played), kept), outcome: "moved" };
+  }
+  return { queue: place(q, item), outcome: "added" };
+}
+
+/** What "Play next" (`next`) or "Add to queue" (`end`) tells the person, and whether the queue changed. */
+export function queueMessage(
+  title: string,
+  where: "next" | "end",
+  outcome: QueueOutcome,
+): { text: string; changed: boolean } {
+  const song = `“${title}”`;
+  switch (outcome) {
+    case "playing":
+      return { text: `${song} is playing now`, changed: false };
+    case "already":
+      return {
+        text: where === "next" ? `${song} already plays next` : `${song} is already in the queue`,
+        changed: false,
+      };
+    case "moved":
+      return { text: where === "next" ? `${song} plays next` : `${song} moved to the end of the queue`, changed: true };
+    default:
+      return { text: where === "next" ? `${song} plays next` : `${song} added to the queue`, changed: true };
+  }
 }
 
 /** Move the item at `from` to `to`; the current song stays current wherever it goes. */

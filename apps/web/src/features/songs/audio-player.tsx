@@ -42,12 +42,14 @@ function PlayPauseButton({ song, className, iconClassName }: { song: Song; class
  */
 function NoPreview({ size }: { size: "compact" | "full" }) {
   const demoAudio = useDemoAudioStatus();
-  const height = size === "compact" ? "h-10" : "h-14";
+  const minHeight = size === "compact" ? "min-h-10" : "min-h-14";
   // Until the server says which, an empty row: neither message flashes by before the other.
   if (demoAudio === undefined) return <div className={size === "compact" ? "h-10" : "h-5"} />;
+  // The words wrap: a card is too narrow for them on one line, and cut with an ellipsis they could not be read
+  // (issue 38). The row is at least the player's height, so the card does not jump when the player arrives.
   if (demoAudio)
     return (
-      <div className={clsx("flex items-center", height, size === "compact" ? "gap-3" : "gap-4")}>
+      <div className={clsx("flex items-center", minHeight, size === "compact" ? "gap-3" : "gap-4")}>
         <span
           className={clsx(
             "grid shrink-0 place-items-center rounded-full bg-white/[0.06] text-violet-300",
@@ -56,9 +58,9 @@ function NoPreview({ size }: { size: "compact" | "full" }) {
         >
           <Hourglass aria-hidden className={size === "compact" ? "size-4" : "size-6"} />
         </span>
-        <p className="min-w-0 flex-1">
-          <span className="block truncate text-sm text-zinc-300">{MESSAGES.demoAudioPreparing}</span>
-          <span className="block truncate text-[11px] tabular-nums text-zinc-500">
+        <p className="min-w-0 flex-1 break-words">
+          <span className="block text-sm leading-snug text-zinc-300">{MESSAGES.demoAudioPreparing}</span>
+          <span className="block text-[11px] leading-snug tabular-nums text-zinc-500">
             {demoAudioProgressMessage(demoAudio.done, demoAudio.total)}
           </span>
         </p>

@@ -1,5 +1,4 @@
 import { MESSAGES, type SoundcloudTrack } from "@unheard/shared";
-import { clsx } from "clsx";
 import { Check, Music2, Search, X } from "lucide-react";
 import { useId, useState } from "react";
 import { type UseFormReturn, useFieldArray } from "react-hook-form";
@@ -11,6 +10,7 @@ import { Button } from "../../ui/button";
 import { fieldError } from "../../ui/form-binding";
 import { FormTextField } from "../../ui/form-fields";
 import { FormSelectField } from "../../ui/select";
+import { ArtistNameField } from "./artist-name-field";
 import { LeakFields } from "./leak-fields";
 import { AddArtistButton, GenreOptions } from "./song-field-parts";
 import { MAX_ARTISTS, type SongFormValues } from "./song-form";
@@ -21,7 +21,6 @@ import { useSoundcloudMatches } from "./songs";
  * 'Find match' helper) and the collapsible leak details: the fields the upload and edit forms share.
  */
 export function SongFields({ form, disabled }: { form: UseFormReturn<SongFormValues>; disabled?: boolean }) {
-  const { errors } = form.formState;
   const artists = useFieldArray({ control: form.control, name: "artists" });
 
   return (
@@ -38,33 +37,30 @@ export function SongFields({ form, disabled }: { form: UseFormReturn<SongFormVal
       <fieldset className="flex flex-col gap-3" disabled={disabled}>
         <legend className="sr-only">Artists</legend>
         {artists.fields.map((field, index) =>
+          // Each artist field suggests the artists already on Unheard (issue 38).
           index === 0 ? (
-            <FormTextField
+            <ArtistNameField
               key={field.id}
               form={form}
               name="artists.0.name"
               label="Primary artist"
-              autoComplete="off"
               placeholder="Artist name"
             />
           ) : (
-            <div key={field.id} className="flex items-end gap-2">
-              <FormTextField
+            // The remove button lines up with the field whatever shows under it (its error, its suggestions).
+            <div key={field.id} className="flex items-start gap-2">
+              <ArtistNameField
                 className="min-w-0 flex-1"
                 form={form}
                 name={`artists.${index}.name`}
                 label={`Artist ${index + 1}`}
-                autoComplete="off"
                 placeholder="Featured artist"
               />
               <button
                 type="button"
                 aria-label={`Remove artist ${index + 1}`}
                 onClick={() => artists.remove(index)}
-                className={clsx(
-                  "grid size-11 shrink-0 place-items-center rounded-xl border border-white/10 text-zinc-400 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400",
-                  errors.artists?.[index]?.name && "mb-7",
-                )}
+                className="mt-[1.625rem] grid size-11 shrink-0 place-items-center rounded-xl border border-white/10 text-zinc-400 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400"
               >
                 <X aria-hidden className="size-4" />
               </button>

@@ -1,4 +1,11 @@
-import { contestedNote, DOWNVOTE_REASONS, MESSAGES, type Song, VERIFICATION_THRESHOLD } from "@unheard/shared";
+import {
+  contestedNote,
+  DOWNVOTE_REASONS,
+  MESSAGES,
+  type Song,
+  VERIFICATION_THRESHOLD,
+  VOTE_NOT_COUNTED_YET,
+} from "@unheard/shared";
 import { clsx } from "clsx";
 import { LoaderCircle, ThumbsDown, ThumbsUp } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
@@ -142,7 +149,7 @@ export function VoteButtons({
       {own ? <p className="text-xs text-zinc-500">{MESSAGES.ownSongVote}</p> : null}
       {!compact && song.myVote && song.myVoteNote ? (
         <p data-testid="vote-note" className="text-xs leading-relaxed text-amber-200/90">
-          Your vote is recorded but does not count toward verification yet. {song.myVoteNote}.
+          {VOTE_NOT_COUNTED_YET} {song.myVoteNote}.
         </p>
       ) : null}
       {!compact && song.verifiableAt ? (

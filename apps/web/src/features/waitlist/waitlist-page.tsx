@@ -1,4 +1,4 @@
-import { MESSAGES } from "@unheard/shared";
+import { MESSAGES, POINTS_FOR_VERIFIED_SONG } from "@unheard/shared";
 import { BadgeCheck, CircleCheck, Hourglass, PartyPopper, ShieldCheck, Upload, Vote } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { toast } from "../../lib/toast";
@@ -170,7 +170,7 @@ function Perks() {
     {
       icon: BadgeCheck,
       title: "Earn points",
-      text: "Every vote counts, and a song you shared getting verified pays 200.",
+      text: `Votes earn points once your account has a record here, and a song you shared getting verified pays ${POINTS_FOR_VERIFIED_SONG}.`,
     },
     {
       icon: ShieldCheck,
