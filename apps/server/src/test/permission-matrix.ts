@@ -370,6 +370,7 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
       payload: { name: "Matrix Era", description: fx.unique("era") },
     })),
   ),
+  get("/api/admin/artists/search", SUPER_ADMIN, "/api/admin/artists/search?q=a"),
   row("POST", "/api/admin/artists/merge", SUPER_ADMIN, async (fx) => ({
     url: "/api/admin/artists/merge",
     payload: { keepId: await freshPlaceholder(fx), mergeId: await freshPlaceholder(fx) },

@@ -60,6 +60,8 @@ export const artistHitSchema = z.object({
   isVerified: z.boolean(),
 });
 export type ArtistHit = z.infer<typeof artistHitSchema>;
+/** The super admin's artist search (merge dialog): artists with no public song included (issue 38). */
+export const adminArtistSearchResultSchema = z.object({ artists: z.array(artistHitSchema) });
 
 export const mergeArtistsSchema = z.object({ keepId: z.string().min(1), mergeId: z.string().min(1) });
 export const claimArtistSchema = z.object({ userId: z.string().min(1) });

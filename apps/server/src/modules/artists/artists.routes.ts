@@ -1,4 +1,5 @@
 import {
+  adminArtistSearchResultSchema,
   artistSchema,
   artistTrackerSchema,
   claimArtistSchema,
@@ -9,9 +10,11 @@ import {
   mergeArtistsSchema,
   okSchema,
   songPageSchema,
+  suggestQuerySchema,
   updateArtistSchema,
   verifyArtistSchema,
 } from "@unheard/shared";
+import type { FastifyRequest } from "fastify";
 import { type App, PUBLIC_CACHE_CONTROL } from "../../http.js";
 import { idParams, pageQuery, routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
@@ -93,6 +96,17 @@ export function artistsRoutes(
     const viewer = await viewers.as(await viewers.signedIn(req), "canVerifyArtists");
     return artists.update(viewer, req.params.id, req.body);
   });
+
+  // The merge dialog's search: public search names only artists with a public song (issue 38), and the
+  // placeholders merged most are known only from pending uploads.
+  // Who asks is checked before what is asked: a visitor is told to sign in, not that the query is malformed.
+  const search = {
+    ...options(adminArtistSearchResultSchema, { querystring: suggestQuerySchema }),
+    preValidation: async (req: FastifyRequest) => {
+      await viewers.superAdmin(req);
+    },
+  };
+  app.get("/api/admin/artists/search", search, async (req) => ({ artists: await artists.findForAdmin(req.query.q) }));
 
   app.post("/api/admin/artists/merge", options(okSchema, { body: mergeArtistsSchema }), async (req) => {
     // Merging and the verified badge stay super-admin actions (super admins hold every permission; decision 022).

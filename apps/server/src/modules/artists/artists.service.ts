@@ -1,5 +1,5 @@
-import { type Artist, type FollowState, MESSAGES, type SongPage } from "@unheard/shared";
-import { type Kysely, sql } from "kysely";
+import { type Artist, type ArtistHit, type FollowState, MESSAGES, type SongPage } from "@unheard/shared";
+import { type Kysely, type SqlBool, sql } from "kysely";
 import type { Database } from "../../db/database.js";
 import type { DB } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
@@ -12,6 +12,9 @@ import type { Viewer } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
 
 type Db = Kysely<DB>;
+
+/** How many artists the merge dialog's search offers. */
+const ADMIN_ARTIST_MATCHES = 10;
 
 /** Songs credited to an artist that a viewer may see: verified ones, and pending ones for the artist and admins. */
 function creditedSongs(db: Db, artistId: string, includePending: boolean) {
@@ -53,6 +56,49 @@ export function createArtistsService(deps: { database: Database; songs: SongsSer
   }
 
   return {
+    /**
+     * Artists whose name holds `q`, for the super admin's merge dialog: placeholders known only from pending or
+     * hidden uploads included (public search names none of them; issue 38), closest names first.
+     */
+    async findForAdmin(q: string): Promise<ArtistHit[]> {
+      const key = nameKey(q);
+      if (!key) return [];
+      // Literal substring match: LIKE's wildcards in the term are escaped.
+      const pattern = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db
+        .selectFrom("user")
+        .select((eb) => [
+          "id",
+          "username",
+          "is_verified",
+          eb
+            .selectFrom("song_artist")
+            .innerJoin("song", "song.id", "song_artist.song_id")
+            .whereRef("song_artist.artist_id", "=", "user.id")
+            .where("song.status", "=", "verified")
+            .where("song.is_hidden", "=", false)
+            .select(sql<number>`count(*)`.as("n"))
+            .as("tracks"),
+        ])
+        .where("is_artist", "=", true)
+        .where(sql<SqlBool>`username_key like ${pattern} escape '\\'`)
+        // The name itself, then names starting with it, then the rest; shorter names first within each.
+        .orderBy(
+          sql`case when username_key = ${key} then 0 when username_key like ${`${pattern.slice(1)}`} escape '\\' then 1 else 2 end`,
+        )
+        .orderBy(sql`length(username_key)`)
+        .orderBy("username")
+        .limit(ADMIN_ARTIST_MATCHES)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.username,
+        initial: (r.username.trim()[0] ?? "?").toUpperCase(),
+        trackCount: Number(r.tracks ?? 0),
+        isVerified: Boolean(r.is_verified),
+      }));
+    },
+
     /** Whether an artist page exists at this id (the page's HTML answers 404 otherwise; issue 25). */
     async exists(id: string): Promise<boolean> {
       const row = await db

@@ -10,9 +10,10 @@ type Named = { artists: { id: string; name: string; trackCount: number }[] };
 // as not public; so does search, at build and as songs change.
 describeEachDialect("search names only artists with a public song", (dialect) => {
   const ctx = useTestApp(dialect);
-  const { owner, admin } = useMembers(ctx, {
+  const { owner, admin, superAdmin } = useMembers(ctx, {
     owner: "owner-names@example.com",
     admin: ["admin-names@example.com", "admin"],
+    superAdmin: ["super-names@example.com", "super_admin"],
   });
   const names = async (app: App, q: string) => {
     const enc = encodeURIComponent(q);
@@ -87,5 +88,28 @@ describeEachDialect("search names only artists with a public song", (dialect) =>
     } finally {
       await restarted.close();
     }
+  });
+
+  it("gives a super admin's merge search every artist, those known only from pending credits too", async () => {
+    const placeholder = (
+      await upload(ctx, owner.cookie, { title: "Held Back", artists: ["Ondine Placeholder"] })
+    ).json();
+    const ask = (cookie: string | undefined) =>
+      ctx.app.inject({
+        method: "GET",
+        url: "/api/admin/artists/search?q=ondine",
+        headers: cookie ? { cookie } : {},
+      });
+    const found = await ask(superAdmin.cookie);
+    expect(found.statusCode).toBe(200);
+    expect((found.json() as Named).artists).toEqual([
+      expect.objectContaining({ id: placeholder.artists[0].id, name: "Ondine Placeholder", trackCount: 0 }),
+    ]);
+    // Nobody else: not a member, not an admin without the super admin's role, not a visitor.
+    expect((await ask(owner.cookie)).statusCode).toBe(403);
+    expect((await ask(admin.cookie)).statusCode).toBe(403);
+    expect((await ask(undefined)).statusCode).toBe(401);
+    // The public search still does not name it.
+    expect(await names(ctx.app, "ondine placeholder")).toEqual(none);
   });
 });

@@ -140,12 +140,13 @@ export function useClaimArtist(placeholderId: string) {
   });
 }
 
-/** Artists matching a name, from GET /api/search (its `artists`; the songs are not needed here). */
+/** Artists matching a name for the merge dialog, from GET /api/admin/artists/search (super admins). */
 export function useArtistSearch(q: string) {
   const term = q.trim();
   return useQuery({
     queryKey: ["artist-search", term],
-    queryFn: async () => (await api.get<{ artists: ArtistHit[] }>(`/api/search?q=${enc(term)}&limit=1`)).artists,
+    // The admins' search: public search leaves out artists with no public song, the placeholders merged most.
+    queryFn: async () => (await api.get<{ artists: ArtistHit[] }>(`/api/admin/artists/search?q=${enc(term)}`)).artists,
     enabled: term.length > 0,
     placeholderData: keepPreviousData,
   });
