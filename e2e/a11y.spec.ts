@@ -162,6 +162,49 @@ const TRACKER_UPDATE = {
   createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
 };
 
+/**
+ * Issue 39: Identify shows `answer` for a clip, its request answered here (nothing is identified). A found song is
+ * the demo's Midnight Circuit, heard sped up, with its tracker entry.
+ */
+function identifyAnswer(found: boolean) {
+  return async (page: Page) => {
+    const ids = await demoIds();
+    const song = await getJson<Song>(page.request, `/api/songs/${ids.song}`);
+    const answer = found
+      ? {
+          seconds: 8,
+          heard: true,
+          message: `It's "${song.title}"`,
+          match: {
+            song: {
+              id: song.id,
+              title: song.title,
+              artists: song.artists,
+              coverUrl: song.coverUrl,
+              status: song.status,
+            },
+            certainty: "likely",
+            offsetSeconds: 72.4,
+            transform: { kind: "speed", tempo: 1.12, pitch: 1.12, label: "sped up 12%" },
+            tracker: {
+              artistId: ids.artist,
+              era: ids.era,
+              availability: "snippet",
+              quality: "high",
+              versionLabel: null,
+              leakDate: null,
+            },
+          },
+        }
+      : { seconds: 8, heard: true, message: "Not on Unheard yet", match: null };
+    await page.route("**/api/identify/file", (route) => route.fulfill({ json: answer }));
+    await page
+      .getByLabel("Or upload a clip")
+      .setInputFiles({ name: "clip.wav", mimeType: "audio/wav", buffer: Buffer.from("RIFF clip") });
+    await expect(page.getByTestId("identify-answer")).toBeFocused();
+  };
+}
+
 /** Press a button in the main area and wait for the dialog it opens. */
 function dialog(button: string | RegExp, name: string | RegExp, role: "dialog" | "alertdialog" = "dialog") {
   return async (page: Page) => {
@@ -258,6 +301,7 @@ const VIEWS: View[] = [
     },
   },
   { name: "profile, logged out", path: () => "/profile", roles: ["visitor"] },
+  { name: "identify, logged out", path: () => "/identify", roles: ["visitor"] },
   { name: "pending song, logged out", path: (ids) => `/song/${ids.pending}`, roles: ["visitor"] },
   {
     name: "login prompt toast",
@@ -289,6 +333,10 @@ const VIEWS: View[] = [
     scope: "form",
   },
   { name: "profile", path: () => "/profile", roles: ["listener"] },
+  // Issue 39: Identify, with the big record button; an answer naming a song, and "Not on Unheard yet".
+  { name: "identify", path: () => "/identify", roles: ["listener"] },
+  { name: "identify, a song found", path: () => "/identify", roles: ["listener"], open: identifyAnswer(true) },
+  { name: "identify, not on Unheard yet", path: () => "/identify", roles: ["listener"], open: identifyAnswer(false) },
   { name: "pending song", path: (ids) => `/song/${ids.pending}`, roles: ["listener", "admin"] },
   { name: "suggest an edit", path: (ids) => `/songs/${ids.other}/suggest-edit`, roles: ["listener"] },
   { name: "edit own song", path: (ids) => `/songs/${ids.song}/edit`, roles: ["listener"] },

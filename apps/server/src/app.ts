@@ -57,6 +57,8 @@ import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo
 import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
 import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { identifyRoutes } from "./modules/identify/identify.routes.js";
+import { createIdentifyService } from "./modules/identify/identify.service.js";
 import { createBatchApplier } from "./modules/imports/batch-apply.js";
 import { createImportsRepo } from "./modules/imports/imports.repo.js";
 import { importsRoutes } from "./modules/imports/imports.routes.js";
@@ -442,6 +444,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   adminRoutes(app, { admin: createAdminService({ database, bus }), viewers });
   fingerprintsRoutes(app, { fingerprints, songs: songsService, viewers, jobs, config, decode: audioPool.decode });
+  // Issue 39: any signed-in member names a song from a clip, within hourly limits, through the same pool.
+  identifyRoutes(app, {
+    identify: createIdentifyService({
+      fingerprints,
+      songs: songsService,
+      limiter,
+      limits: config.identify,
+      dataDir: config.dataDir,
+      decode: audioPool.decode,
+    }),
+    viewers,
+  });
   // Trackers as the community keeps them (issue 37): imports and syncs of linked sheets share the batches, and
   // every change they make (and uploads and edits) goes to the artist's changelog.
   changelogRoutes(app, { changelog, viewers });

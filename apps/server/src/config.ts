@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
+  IDENTIFY_LIMITS,
   IMPORT_LIMITS,
   PLAY_LIMITS,
   PUBLIC_API_LIMITS,
@@ -73,6 +74,8 @@ const envSchema = z.object({
   PLAY_REPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(PLAY_LIMITS.reportsPerMinute),
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(0).default(8),
+  IDENTIFY_PER_MEMBER_HOUR: z.coerce.number().int().min(0).default(IDENTIFY_LIMITS.perMemberHour),
+  IDENTIFY_PER_ADDRESS_HOUR: z.coerce.number().int().min(0).default(IDENTIFY_LIMITS.perAddressHour),
   SHEET_FETCH_ALLOW_HTTP: bool(false),
   SHEET_FETCH_ALLOW_NETWORKS: z
     .string()
@@ -176,6 +179,8 @@ export type Config = {
   playLimits: { startsPerMinute: number; reportsPerMinute: number };
   /** Live event streams open at once on one instance, per client address and per member; 0 = no limit. */
   eventStreams: { perAddress: number; perUser: number };
+  /** Identify (issue 39, decision 032): clips one member, and one client address, may send an hour; 0 = no limit. */
+  identify: { perMemberHour: number; perAddressHour: number };
   /** Issue 37: fetching linked tracker sheets (lib/sheet-fetch.ts). */
   sheetFetch: {
     /** Follow http:// links too; https only by default. */
@@ -265,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     playLimits: { startsPerMinute: e.PLAY_STARTS_PER_MINUTE, reportsPerMinute: e.PLAY_REPORTS_PER_MINUTE },
     eventStreams: { perAddress: e.EVENT_STREAMS_PER_ADDRESS, perUser: e.EVENT_STREAMS_PER_USER },
+    identify: { perMemberHour: e.IDENTIFY_PER_MEMBER_HOUR, perAddressHour: e.IDENTIFY_PER_ADDRESS_HOUR },
     sheetFetch: {
       allowHttp: e.SHEET_FETCH_ALLOW_HTTP,
       allowNetworks: e.SHEET_FETCH_ALLOW_NETWORKS,

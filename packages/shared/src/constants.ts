@@ -73,6 +73,20 @@ export const SUGGESTIONS_PER_MINUTE = 5;
 /** Reports one member may file per minute, whatever their daily cap: the same wall for scripts. */
 export const REPORTS_PER_MINUTE = 5;
 
+/**
+ * Identify (issue 39, decision 032): a clip is at most `maxClipSeconds` long (a file at most `maxFileMb`), and one
+ * member identifies at most `perMemberHour` clips an hour, one client address `perAddressHour`
+ * (IDENTIFY_PER_MEMBER_HOUR, IDENTIFY_PER_ADDRESS_HOUR). The page sends a recording at most `sendsPerRecording`
+ * times, so a member always has room for ten recordings an hour.
+ */
+export const IDENTIFY_LIMITS = {
+  maxClipSeconds: 20,
+  maxFileMb: 10,
+  perMemberHour: 30,
+  perAddressHour: 60,
+  sendsPerRecording: 3,
+} as const;
+
 /** A play counts once the listener has heard this many seconds of a song (issue 29, decision 027)… */
 export const PLAY_COUNT_AFTER_SEC = 30;
 /** …and at most once per listener and song in this many minutes (a rolling window). */

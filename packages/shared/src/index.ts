@@ -12,6 +12,7 @@ export * from "./schemas/auth.js";
 export * from "./schemas/changelog.js";
 export * from "./schemas/common.js";
 export * from "./schemas/health.js";
+export * from "./schemas/identify.js";
 export * from "./schemas/import.js";
 export * from "./schemas/leak.js";
 export * from "./schemas/moderation.js";

@@ -224,6 +224,15 @@ export const MESSAGES = {
   noAudioUrl: "No audio URL available for this song.",
   fetchAudioFailed: "Failed to fetch audio file.",
   analysisErrorPrefix: "Error analyzing audio: ",
+  // Identify (issue 39, decision 032): any signed-in member names a song from a clip.
+  identifySignIn: "Please sign in to identify songs",
+  identifyNotOnUnheard: "Not on Unheard yet",
+  identifyNotOnUnheardGuidance:
+    "Nobody has added this song yet. If you know what it is, upload it with its title and artist: it goes to the artist's tracker once the community verifies it.",
+  identifyHeardNothing: "Hardly any music came through in that clip",
+  identifyHeardNothingGuidance: "Hold your phone close to the speaker, turn the music up, and try again.",
+  identifyBusy: "Identify is busy with other clips right now. Please try again in a minute.",
+  identifyClipsNotKept: "Clips are not kept: yours is listened to once, to find the song, and then thrown away.",
   // Generic
   signInRequired: "Please sign in to continue",
   adminOnly: "Admin access only.",
@@ -264,6 +273,30 @@ export const audioTooLongMessage = (minutes: number) =>
  */
 export const audioUnreadableMessage = (ext: string) =>
   `That file could not be read as audio. It is named .${ext}, but what it holds does not play: it may be damaged or only partly downloaded. Please upload a working copy of the song.`;
+
+/** Identify's answer when it found the song (issue 39): 'It's "Glass Horizon" by Nova Reyes'. */
+export const identifiedMessage = (title: string, artists: readonly string[]) =>
+  `It's "${title}"${artists.length > 0 ? ` by ${artists.join(", ")}` : ""}`;
+
+/** Identify refused a clip longer than it listens to (issue 39). */
+export const identifyClipTooLongMessage = (seconds: number) =>
+  `Clips are limited to ${seconds} seconds. Please send a shorter part of the song.`;
+
+/** Identify refused a clip file larger than it takes (issue 39). */
+export const identifyFileTooLargeMessage = (mb: number) =>
+  `That clip is larger than ${mb} MB. Please send a shorter part of the song, as MP3, M4A or WAV.`;
+
+/** Minutes (at least one), or the hour, until `seconds` from now, in words: "in 12 minutes". */
+const inMinutes = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return minutes >= 60 ? "in an hour" : `in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+};
+
+/** Identify's hourly limits reached (issue 39): whose limit, how many, and when the member can identify again. */
+export const identifyLimitMessage = (who: "member" | "address", limit: number, retryAfterSeconds: number) =>
+  who === "member"
+    ? `You have identified ${limit} clips this hour, the most one member may. You can identify again ${inMinutes(retryAfterSeconds)}.`
+    : `${limit} clips have been identified from your address this hour, the most one address may. You can identify again ${inMinutes(retryAfterSeconds)}.`;
 
 /** Upload refused because the audio is already in the catalogue; `transform` says how it differs (e.g. "sped up 8%"). */
 export const duplicateAudioMessage = (title: string, artists: string, transform?: string) =>

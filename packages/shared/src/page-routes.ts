@@ -15,6 +15,8 @@ export const PAGE_ROUTES = {
   song: "song/:id",
   artist: "artists/:artistId",
   changes: "changes",
+  /** Issue 39: any signed-in member, waitlisted ones too, names a song from a clip. */
+  identify: "identify",
   waitlist: "waitlist",
   favorites: "favorites",
   pending: "pending",

@@ -125,6 +125,24 @@ const PLAY_LIMITS_ON = {
   PLAY_REPORTS_PER_MINUTE: String(PLAY_LIMITS.reportsPerMinute),
 };
 
+/** Identify's hourly limits, small so a row stays quick (defaults: 30 a member, 60 an address; decision 032). */
+const IDENTIFY_LIMITS_ON = { IDENTIFY_PER_MEMBER_HOUR: "4", IDENTIFY_PER_ADDRESS_HOUR: "6" };
+
+/** Send one second of a tone to Identify as `user` from `from`, as the page streams the microphone. */
+async function identifyTone(kit: AbuseKit, user: User, from: string): Promise<AbuseAnswer> {
+  const rate = 8000;
+  const pcm = Buffer.alloc(rate * 2);
+  for (let i = 0; i < rate; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
+  const res = await kit.ctx.app.inject({
+    method: "POST",
+    url: `/api/identify/pcm?sampleRate=${rate}`,
+    headers: { cookie: user.cookie, "content-type": "application/octet-stream" },
+    payload: pcm,
+    remoteAddress: from,
+  });
+  return { statusCode: res.statusCode, body: res.body };
+}
+
 /** A count once it has stayed the same for half a second (at most 5 s). */
 async function settled(read: () => number): Promise<number> {
   let last = read();
@@ -543,6 +561,55 @@ export const ABUSE_MATRIX: AbuseCase[] = [
         async release() {
           for (const s of open) s.close();
         },
+      };
+    },
+  },
+  {
+    // Issue 39: each clip is a recognition on the audio pool's threads.
+    action: "identify clips",
+    limit: `a member identifies at most IDENTIFY_PER_MEMBER_HOUR clips an hour (${IDENTIFY_LIMITS_ON.IDENTIFY_PER_MEMBER_HOUR} here)`,
+    env: IDENTIFY_LIMITS_ON,
+    attempts: 7,
+    succeed: 4,
+    rows: 4,
+    refusal: 429,
+    // Nothing of a clip is stored (the limits' counters are not compared).
+    writes: [],
+    async prepare(kit) {
+      const listener = await kit.member();
+      const from = kit.clientAddress();
+      let answered = 0;
+      return {
+        async send() {
+          const a = await identifyTone(kit, listener, from);
+          if (a.statusCode === 200) answered++;
+          return a;
+        },
+        made: async () => answered,
+      };
+    },
+  },
+  {
+    action: "identify clips from one address with many accounts",
+    limit: `one client address identifies at most IDENTIFY_PER_ADDRESS_HOUR clips an hour (${IDENTIFY_LIMITS_ON.IDENTIFY_PER_ADDRESS_HOUR} here), whoever is signed in`,
+    env: IDENTIFY_LIMITS_ON,
+    attempts: 9,
+    succeed: 6,
+    rows: 6,
+    refusal: 429,
+    writes: [],
+    async prepare(kit) {
+      const accounts: User[] = [];
+      for (let i = 0; i < this.attempts; i++) accounts.push(await kit.member());
+      const from = kit.clientAddress();
+      let answered = 0;
+      return {
+        async send(i) {
+          const a = await identifyTone(kit, accounts[i] as User, from);
+          if (a.statusCode === 200) answered++;
+          return a;
+        },
+        made: async () => answered,
       };
     },
   },

@@ -26,7 +26,8 @@
  * succeeds by changing something use fresh objects from `fx`, so every row starts from the same state.
  * 401: sign in first; 403: signed in but not allowed (or held by the waitlist); 400: a made-up token, whoever
  * sends it; 404: the song is hidden from everyone but admins; 503: allowed, then the SoundCloud search says it is
- * not configured (no client id in tests).
+ * not configured (no client id in tests). Identify (issue 39) is open to every signed-in account, the waitlisted
+ * one included (decision 032).
  */
 import type { AdminPermission } from "@unheard/shared";
 import { multipart, wavFile } from "./fixtures.js";
@@ -214,6 +215,12 @@ const readNotification =
 /** A POST of the role's own e-mail address (mail about an account: the same answer for everyone). */
 const mailTo = (route: string) =>
   row("POST", route, EVERYONE, (fx, role) => ({ url: route, payload: { email: fx.emailOf(role) } }));
+/** One second of a 440 Hz tone at `rate`, 16-bit mono PCM: what the recognition and Identify pages stream. */
+const tone = (rate: number): Buffer => {
+  const pcm = Buffer.alloc(rate * 2);
+  for (let i = 0; i < rate; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
+  return pcm;
+};
 /** A one-song tracker CSV posted to an import route (small enough to finish within the request). */
 const importFile = (fx: MatrixFixtures, url: string): MatrixRequest => {
   const csv = `Name,Artist,Leak Date\n${fx.unique("Imported")},Matrix Artist,2021-01-05\n`;
@@ -589,22 +596,28 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   ),
 
   // fingerprints and recognition
-  row("POST", "/api/recognition/pcm", SUPER_ADMIN, () => {
-    // One second of a 440 Hz tone at 8 kHz, 16-bit mono.
-    const pcm = Buffer.alloc(16_000);
-    for (let i = 0; i < 8000; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 8000) * 8000), i * 2);
-    return {
-      url: "/api/recognition/pcm?sampleRate=8000",
-      payload: pcm,
-      headers: { "content-type": "application/octet-stream" },
-    };
-  }),
+  row("POST", "/api/recognition/pcm", SUPER_ADMIN, () => ({
+    url: "/api/recognition/pcm?sampleRate=8000",
+    payload: tone(8000),
+    headers: { "content-type": "application/octet-stream" },
+  })),
   row("POST", "/api/recognition/file", SUPER_ADMIN, () => {
     const body = multipart({}, { name: "clip.wav", data: wavFile(1, "matrix clip") });
     return { url: "/api/recognition/file", payload: body.payload, headers: body.headers };
   }),
   row("GET", "/api/songs/:id/fingerprints", ADMINS, (fx) => ({ url: `/api/songs/${fx.ids.song}/fingerprints` })),
   get("/api/admin/jobs", ADMINS),
+
+  // Identify (issue 39, decision 032): every signed-in account, waitlisted ones too; it reads and writes nothing.
+  row("POST", "/api/identify/pcm", SIGNED_IN, () => ({
+    url: "/api/identify/pcm?sampleRate=8000",
+    payload: tone(8000),
+    headers: { "content-type": "application/octet-stream" },
+  })),
+  row("POST", "/api/identify/file", SIGNED_IN, () => {
+    const body = multipart({}, { name: "clip.wav", data: wavFile(1, "matrix identify clip") });
+    return { url: "/api/identify/file", payload: body.payload, headers: body.headers };
+  }),
 ];
 
 /** Routes outside /api/ the server answers itself: the documents for crawlers (modules/seo). */

@@ -13,6 +13,7 @@ import {
   ListOrdered,
   LogIn,
   type LucideIcon,
+  ScanSearch,
   ScrollText,
   Sparkles,
   Upload,
@@ -29,6 +30,8 @@ const about: NavItem = { to: "/about", label: "About", icon: Info };
 /** Every artist's changelog (issue 37). */
 const changes: NavItem = { to: "/changes", label: "Recent changes", icon: History };
 const favorites: NavItem = { to: "/favorites", label: "Favorites", icon: Heart };
+/** Issue 39: name a song from a clip; every signed-in account, waitlisted ones too (decision 032). */
+const identify: NavItem = { to: "/identify", label: "Identify", icon: ScanSearch };
 const profile: NavItem = { to: "/profile", label: "Profile", icon: User };
 /** A visitor's way in. */
 const accountItems: NavItem[] = [
@@ -45,7 +48,7 @@ const upload = (label: string): NavItem => ({ to: "/upload", label, icon: Upload
 export function mainNavItems(me: Me | null): NavItem[] {
   // "Join Waitlist" leads to the join form itself (issue 38: it led to the landing page, whose player then played).
   if (!me) return [home, changes, about, ...accountItems, { to: "/waitlist", label: "Join Waitlist", icon: Sparkles }];
-  return [home, changes, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
+  return [home, changes, identify, favorites, pending("Pending Songs"), upload("Upload Music"), profile, about];
 }
 
 /** The 'Admin Controls' links; empty for non-admins, longer for super admins. */

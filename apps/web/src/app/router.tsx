@@ -61,6 +61,8 @@ const openScreens: RouteObject[] = [
   screen(P.song, () => import("../features/songs/song-page"), "SongPage"),
   screen(P.artist, () => import("../features/artists/artist-page"), "ArtistPage"),
   screen(P.changes, () => import("../features/changes/changes-page"), "ChangesPage"),
+  // Issue 39: any signed-in account, waitlisted ones too (decision 032); visitors are asked to sign in there.
+  screen(P.identify, () => import("../features/identify/identify-page"), "IdentifyPage"),
   screen(P.waitlist, () => import("../features/waitlist/waitlist-page"), "WaitlistPage"),
   screen("*", () => import("./not-found-page"), "NotFoundPage"),
 ];

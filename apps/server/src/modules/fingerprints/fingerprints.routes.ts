@@ -3,7 +3,7 @@ import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { CERTAINTIES } from "@unheard/fingerprint";
-import { audioTransformSchema, describeAudioTransform, foundMatchesMessage, MESSAGES } from "@unheard/shared";
+import { audioTransformSchema, MESSAGES } from "@unheard/shared";
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
@@ -22,14 +22,8 @@ import { idParams, routeOptions } from "../../lib/route-schemas.js";
 import { toIso } from "../../lib/time.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import type { SongsService } from "../songs/songs.service.js";
-import type { FingerprintsService, Recognition } from "./fingerprints.service.js";
-
-/** The transform of a warped match, or null when the clip plays as stored. */
-function transformOf(warp: Recognition["candidates"][number]["warp"]) {
-  if (!warp) return null;
-  const t = describeAudioTransform(warp.tempo, warp.pitch);
-  return t.kind === "reencoded" || t.kind === "same" ? null : t;
-}
+import type { FingerprintsService } from "./fingerprints.service.js";
+import { present } from "./recognition-answer.js";
 
 const options = routeOptions(["fingerprints"], 400, 401, 403, 404, 413, 415);
 /** A recording sent for recognition: at most this long (the page stops at 15 s). */
@@ -71,50 +65,6 @@ export function fingerprintsRoutes(
 ) {
   const { fingerprints, songs, viewers, jobs, config, decode } = deps;
 
-  /** Attach song titles and artists to a recognition, dropping songs deleted since they were indexed. */
-  async function present(
-    result: Recognition,
-    seconds: number,
-    viewer: Awaited<ReturnType<ViewerResolver["viewer"]>>,
-    reply: { header: (name: string, value: string) => unknown },
-  ) {
-    const t = result.timings;
-    reply.header(
-      "Server-Timing",
-      `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, warp;dur=${t.warpMs.toFixed(1)};desc="${t.warpRows} rows"`,
-    );
-    const ids = [...new Set(result.candidates.map((c) => c.songId))];
-    const rows = (await Promise.all(ids.map((id) => songs.visibleRow(id, viewer).catch(() => undefined)))).filter(
-      (r) => r !== undefined,
-    );
-    const hydrated = new Map((await songs.hydrate(rows, viewer)).map((s) => [s.id, s]));
-    const withSong = (c: Recognition["candidates"][number]) => {
-      const s = hydrated.get(c.songId);
-      return s
-        ? {
-            song: { id: s.id, title: s.title, artists: s.artists },
-            aligned: c.aligned,
-            confidence: c.confidence,
-            offsetSeconds: c.offsetSeconds,
-            transform: transformOf(c.warp),
-          }
-        : undefined;
-    };
-    const candidates = result.candidates.map(withSong).filter((c) => c !== undefined);
-    const found = result.match ? withSong(result.match) : undefined;
-    const matched =
-      found && result.certainty
-        ? { ...found, certainty: result.certainty, runnerUpAligned: result.runnerUpAligned }
-        : null;
-    return {
-      hashes: result.hashes,
-      seconds,
-      match: matched,
-      candidates,
-      message: matched ? foundMatchesMessage(candidates.length) : MESSAGES.noMatches,
-    };
-  }
-
   // The page streams the microphone: each call carries the whole recording so far as 16-bit mono PCM, so the
   // server keeps no per-recording state and any instance can answer. The raw-body parser (4 MB) lives in this
   // route's own plugin context: every other route still refuses application/octet-stream with 415 (issue 24).
@@ -145,6 +95,7 @@ export function fingerprintsRoutes(
         const samples = new Float32Array(n);
         for (let i = 0; i < n; i++) samples[i] = body.readInt16LE(i * 2) / 32768;
         return present(
+          songs,
           await fingerprints.recognize(samples, req.query.sampleRate),
           n / req.query.sampleRate,
           viewer,
@@ -185,6 +136,7 @@ export function fingerprintsRoutes(
           throw new AppError("bad_request", audioErrorMessage(err));
         }
         return present(
+          songs,
           await fingerprints.recognize(decoded.mono, decoded.monoRate, true),
           decoded.mono.length / decoded.monoRate,
           viewer,

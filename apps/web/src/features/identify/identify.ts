@@ -1,0 +1,290 @@
+import { IDENTIFY_LIMITS, type IdentifyAnswer, identifyFileTooLargeMessage, MESSAGES } from "@unheard/shared";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { isApiError, sendRequest } from "../../lib/api/api";
+import { handleError } from "../../lib/api/handle-error";
+import { formatDuration } from "../../lib/format";
+import { toast } from "../../lib/toast";
+import { blockLevel, PcmRecording, RECOGNITION_SAMPLE_RATE, toPcm16 } from "../audio-tools/pcm";
+import { type Capture, startCapture } from "../audio-tools/recorder";
+
+/**
+ * Seconds of recording at which it is sent: the first answer usually names the song, and listening stops there.
+ * Each send counts against the member's hourly limit (decision 032), so there are never more than three.
+ */
+export const SEND_AT_SECONDS = [4, 8, 12] as const satisfies readonly number[] & {
+  length: typeof IDENTIFY_LIMITS.sendsPerRecording;
+};
+/** The page listens this long at most. */
+export const LISTEN_SECONDS = SEND_AT_SECONDS[SEND_AT_SECONDS.length - 1] as number;
+/** A recording shorter than this is not sent when the member stops early: too little to tell. */
+const MIN_SECONDS = 1;
+/** The screen (timer, meter) refreshes this often. */
+const TICK_MS = 100;
+
+/** Waiting, listening to the microphone, or waiting for the server's answer to a file or the whole recording. */
+export type IdentifyPhase = "idle" | "listening" | "identifying";
+
+/** What the Identify page shows. */
+export type IdentifyState = {
+  phase: IdentifyPhase;
+  /** Seconds since listening started. */
+  elapsed: number;
+  /** Input level of the latest block, RMS dBFS (-Infinity for silence). */
+  levelDb: number;
+  /** The final answer, once there is one. */
+  answer: IdentifyAnswer | null;
+  /** An answer came back without the song while still listening. */
+  stillListening: boolean;
+};
+
+const INITIAL: IdentifyState = {
+  phase: "idle",
+  elapsed: 0,
+  levelDb: Number.NEGATIVE_INFINITY,
+  answer: null,
+  stillListening: false,
+};
+
+/** "from 1:12": where in the song the clip starts. */
+export const fromPosition = (seconds: number) => `from ${formatDuration(seconds)}`;
+
+/** The next send point after `sent` sends, or undefined when every one is used. */
+export const nextSendAt = (sent: number): number | undefined => SEND_AT_SECONDS[sent];
+
+/** POST /api/identify/pcm: the recording so far, 16-bit little-endian mono PCM at `sampleRate`. */
+export function identifyPcm(pcm: ArrayBuffer, sampleRate: number, signal?: AbortSignal) {
+  return sendRequest<IdentifyAnswer>(
+    `/api/identify/pcm?sampleRate=${sampleRate}`,
+    {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/octet-stream" },
+      body: pcm,
+      signal: signal ?? null,
+    },
+    MESSAGES.processAudioFailed,
+  );
+}
+
+/** POST /api/identify/file: a clip file as the multipart field `audio`. */
+export function identifyFile(file: File, signal?: AbortSignal) {
+  const form = new FormData();
+  form.append("audio", file, file.name);
+  return sendRequest<IdentifyAnswer>(
+    "/api/identify/file",
+    { method: "POST", headers: { accept: "application/json" }, body: form, signal: signal ?? null },
+    MESSAGES.processAudioFailed,
+  );
+}
+
+/** One listening session: the microphone, what it captured, the sends made and the request in flight. */
+type Session = {
+  capture: Capture | null;
+  recording: PcmRecording | null;
+  startedAt: number;
+  timer: ReturnType<typeof setInterval> | null;
+  inFlight: AbortController | null;
+  sent: number;
+  levelDb: number;
+  finishing: boolean;
+};
+
+const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
+
+/** A failed request, toasted: the server's words for a refusal (limits, length, busy), or the fallback. */
+function toastFailure(err: unknown) {
+  handleError(err, isApiError(err) && err.status === 503 ? MESSAGES.identifyBusy : MESSAGES.processAudioFailed);
+}
+
+/**
+ * Identify from the microphone (or a clip file): listens, sends the recording at 4 and 8 s and stops at the first
+ * song found, else sends all of it at 12 s (or on Stop) for the final answer.
+ */
+export function useIdentify() {
+  const [state, setState] = useState<IdentifyState>(INITIAL);
+  const session = useRef<Session | null>(null);
+
+  const release = useCallback((s: Session) => {
+    if (s.timer) clearInterval(s.timer);
+    s.timer = null;
+    s.capture?.stop();
+    s.capture = null;
+    s.inFlight?.abort();
+    s.inFlight = null;
+  }, []);
+
+  const end = useCallback(
+    (s: Session, answer: IdentifyAnswer | null) => {
+      release(s);
+      if (session.current === s) session.current = null;
+      setState((prev) => ({
+        ...prev,
+        phase: "idle",
+        levelDb: Number.NEGATIVE_INFINITY,
+        answer,
+        stillListening: false,
+      }));
+    },
+    [release],
+  );
+
+  const fail = useCallback(
+    (s: Session, err: unknown) => {
+      end(s, null);
+      toastFailure(err);
+    },
+    [end],
+  );
+
+  /** Send the recording so far; `final` ends the session with whatever comes back. */
+  const send = useCallback(
+    (s: Session, final: boolean) => {
+      const recording = s.recording;
+      if (!recording) return;
+      const pcm = toPcm16(recording.snapshot());
+      const controller = new AbortController();
+      s.inFlight?.abort();
+      s.inFlight = controller;
+      s.sent++;
+      identifyPcm(pcm, RECOGNITION_SAMPLE_RATE, controller.signal).then(
+        (answer) => {
+          if (s.inFlight === controller) s.inFlight = null;
+          if (session.current !== s || controller.signal.aborted) return;
+          if (final || answer.match) end(s, answer);
+          else setState((prev) => ({ ...prev, stillListening: true }));
+        },
+        (err: unknown) => {
+          if (s.inFlight === controller) s.inFlight = null;
+          if (session.current !== s || isAbort(err)) return;
+          fail(s, err);
+        },
+      );
+    },
+    [end, fail],
+  );
+
+  /** Stop listening and send everything recorded for the final answer. */
+  const finish = useCallback(
+    (s: Session) => {
+      if (s.finishing) return;
+      s.finishing = true;
+      if (s.timer) clearInterval(s.timer);
+      s.timer = null;
+      s.capture?.stop();
+      s.capture = null;
+      if ((s.recording?.seconds ?? 0) < MIN_SECONDS) {
+        end(s, null);
+        toast(MESSAGES.identifyHeardNothing, { description: MESSAGES.identifyHeardNothingGuidance });
+        return;
+      }
+      setState((prev) => ({ ...prev, phase: "identifying", levelDb: Number.NEGATIVE_INFINITY }));
+      send(s, true);
+    },
+    [end, send],
+  );
+
+  const start = useCallback(async () => {
+    if (session.current) return;
+    const s: Session = {
+      capture: null,
+      recording: null,
+      startedAt: performance.now(),
+      timer: null,
+      inFlight: null,
+      sent: 0,
+      levelDb: Number.NEGATIVE_INFINITY,
+      finishing: false,
+    };
+    session.current = s;
+    setState({ ...INITIAL, phase: "listening" });
+    const early: Float32Array[] = [];
+    let capture: Capture;
+    try {
+      capture = await startCapture((block) => {
+        s.levelDb = blockLevel(block).rmsDb;
+        if (s.recording) s.recording.push(block);
+        else early.push(block.slice());
+      });
+    } catch (err) {
+      if (session.current === s) session.current = null;
+      setState(INITIAL);
+      toast.error(MESSAGES.recordingFailed, {
+        description: err instanceof Error && err.message ? err.message : undefined,
+      });
+      return;
+    }
+    if (session.current !== s) {
+      capture.stop();
+      return;
+    }
+    s.capture = capture;
+    s.recording = new PcmRecording(capture.sampleRate);
+    for (const block of early) s.recording.push(block);
+    s.startedAt = performance.now();
+    s.timer = setInterval(() => {
+      if (session.current !== s || s.finishing) return;
+      const elapsed = (performance.now() - s.startedAt) / 1000;
+      setState((prev) => ({ ...prev, elapsed: Math.min(elapsed, LISTEN_SECONDS), levelDb: s.levelDb }));
+      const recorded = s.recording?.seconds ?? 0;
+      if (recorded >= LISTEN_SECONDS || elapsed >= LISTEN_SECONDS + 1) {
+        finish(s);
+        return;
+      }
+      const at = nextSendAt(s.sent);
+      // The last point is the final send (finish); the ones before it go while listening goes on.
+      if (at !== undefined && at < LISTEN_SECONDS && recorded >= at && !s.inFlight) send(s, false);
+    }, TICK_MS);
+  }, [finish, send]);
+
+  const stop = useCallback(() => {
+    const s = session.current;
+    if (s && !s.finishing) finish(s);
+  }, [finish]);
+
+  /** Identify a clip file instead of the microphone. */
+  const identifyClip = useCallback(
+    async (file: File) => {
+      if (session.current) return;
+      if (file.size > IDENTIFY_LIMITS.maxFileMb * 1024 * 1024) {
+        toast.error(identifyFileTooLargeMessage(IDENTIFY_LIMITS.maxFileMb));
+        return;
+      }
+      const s: Session = {
+        capture: null,
+        recording: null,
+        startedAt: performance.now(),
+        timer: null,
+        inFlight: new AbortController(),
+        sent: 1,
+        levelDb: Number.NEGATIVE_INFINITY,
+        finishing: true,
+      };
+      session.current = s;
+      setState({ ...INITIAL, phase: "identifying" });
+      try {
+        const answer = await identifyFile(file, s.inFlight?.signal);
+        if (session.current === s) end(s, answer);
+      } catch (err) {
+        if (session.current !== s || isAbort(err)) return;
+        fail(s, err);
+      }
+    },
+    [end, fail],
+  );
+
+  /** Back to the start, the answer cleared (Try again). */
+  const reset = useCallback(() => {
+    if (!session.current) setState(INITIAL);
+  }, []);
+
+  // Leaving the page releases the microphone and drops the request in flight.
+  useEffect(
+    () => () => {
+      const s = session.current;
+      session.current = null;
+      if (s) release(s);
+    },
+    [release],
+  );
+
+  return { state, start, stop, identifyClip, reset };
+}
