@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type APIRequestContext, type Browser, chromium, type Page, request } from "@playwright/test";
+import { type APIRequestContext, type Page, request } from "@playwright/test";
 import { resample } from "@unheard/fingerprint";
 import { MESSAGES, type Song } from "@unheard/shared";
 import { addNoise, noisyExcerpt, pcmWav, randomNotesTrack } from "./support/audio-fixtures";
-import { indexedSong, loginSuper, songPcm } from "./support/audio-tools";
-import { CHROMIUM_PATH, E2E_CHROMIUM_FLAGS } from "./support/chromium";
+import { fakeMicrophonePage, indexedSong, loginSuper, songPcm } from "./support/audio-tools";
 import { baseURL } from "./support/env";
 import { expect, test } from "./support/fixtures";
-import { closeAll, createMember, type Member, memberPage } from "./support/members";
+import { closeAll, createMember, memberPage } from "./support/members";
 
 // Issue 39: Identify for every member. A member records a sped-up edit of a demo song through Chromium's fake
 // microphone and is told the song, that it is sped up, where in the song the clip starts and its tracker entry;
@@ -53,39 +52,6 @@ test.afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-/**
- * A Chromium of its own whose microphone plays `wavPath` (the shared config's launch flags apply to every test, so
- * the fake-media flags live here), with a page signed in as `member` at `width` px. Uncaught page errors are kept.
- */
-async function microphonePage(
-  wavPath: string,
-  member: Member,
-  width: number,
-): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      ...E2E_CHROMIUM_FLAGS,
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wavPath}`,
-    ],
-  });
-  const context = await browser.newContext({
-    baseURL: baseURL(),
-    viewport: { width, height: width < 500 ? 812 : 900 },
-    ...(width < 500 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-  });
-  const login = await context.request.post("/api/auth/login", {
-    data: { email: member.email, password: member.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (err) => pageErrors.push(err.message));
-  return { browser, page, pageErrors };
-}
-
 /** The page's width against its window's: more would scroll sideways. */
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -96,7 +62,7 @@ test.describe("identify", () => {
     test(`names a sped-up edit heard through the microphone, and says it is sped up (${width} px)`, async ({}, testInfo) => {
       test.setTimeout(90_000);
       const member = await createMember(`identify-${width}`, { approve: true });
-      const { browser, page, pageErrors } = await microphonePage(spedClipPath, member, width);
+      const { browser, page, pageErrors } = await fakeMicrophonePage(spedClipPath, { account: member, width });
       try {
         await page.goto("/identify");
         await expect(page.getByRole("heading", { name: "Identify", level: 1 })).toBeVisible();
@@ -135,7 +101,7 @@ test.describe("identify", () => {
   test("says 'Not on Unheard yet' for unknown music, with the way to upload it", async ({}, testInfo) => {
     test.setTimeout(90_000);
     const member = await createMember("identify-unknown", { approve: true });
-    const { browser, page, pageErrors } = await microphonePage(unknownClipPath, member, 375);
+    const { browser, page, pageErrors } = await fakeMicrophonePage(unknownClipPath, { account: member, width: 375 });
     try {
       await page.goto("/identify");
       await page.getByRole("button", { name: "Identify a song" }).click();

@@ -3,13 +3,22 @@ import type { Song } from "@unheard/shared";
 import { decodeAudio, type Pcm } from "./audio-fixtures";
 import { CHROMIUM_PATH, E2E_CHROMIUM_FLAGS } from "./chromium";
 import { baseURL, DEMO } from "./env";
+import type { Member } from "./members";
+
+/** An account to sign in with: a demo one or a new member. */
+type Account = Pick<Member, "email" | "password">;
+
+/** Sign in as `account` through the API (the context keeps the session cookie). */
+export async function loginAs(request: APIRequestContext, account: Account): Promise<void> {
+  const res = await request.post("/api/auth/login", {
+    data: { email: account.email, password: account.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
 
 /** Sign in as the demo super admin through the API (the context keeps the session cookie). */
 export async function loginSuper(request: APIRequestContext): Promise<void> {
-  const res = await request.post("/api/auth/login", {
-    data: { email: DEMO.super.email, password: DEMO.super.password },
-  });
-  expect(res.status(), await res.text()).toBe(200);
+  await loginAs(request, DEMO.super);
 }
 
 /** Every verified and pending song the super admin sees. */
@@ -43,12 +52,17 @@ export async function songPcm(request: APIRequestContext, song: Song): Promise<P
   return decodeAudio(await res.body(), 22050);
 }
 
+/** Below this window width the fake-microphone page is a phone (touch, 2x pixels, 812 px tall). */
+const PHONE_WIDTH = 500;
+
 /**
  * A separate Chromium whose microphone plays `wavPath` (the shared config's launch flags apply to every test, so
- * the fake-media flags live here), with a page signed in as the super admin. Uncaught page errors are collected.
+ * the fake-media flags live here), with a page signed in as `account` (the super admin unless told) in a window
+ * `width` px wide (1440 unless told). Uncaught page errors are collected.
  */
 export async function fakeMicrophonePage(
   wavPath: string,
+  { account = DEMO.super, width = 1440 }: { account?: Account; width?: number } = {},
 ): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -59,8 +73,13 @@ export async function fakeMicrophonePage(
       `--use-file-for-fake-audio-capture=${wavPath}`,
     ],
   });
-  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1440, height: 900 } });
-  await loginSuper(context.request);
+  const phone = width < PHONE_WIDTH;
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    viewport: { width, height: phone ? 812 : 900 },
+    ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  await loginAs(context.request, account);
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (err) => pageErrors.push(err.message));

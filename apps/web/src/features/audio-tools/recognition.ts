@@ -1,11 +1,11 @@
 import { DEFAULT_PRESET } from "@unheard/fingerprint";
 import { foundMatchesMessage, MESSAGES } from "@unheard/shared";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { handleError } from "../../lib/api/handle-error";
 import { toast } from "../../lib/toast";
 import { type RecognitionCandidate, type RecognitionResult, recognizeFile, recognizePcm } from "./audio-tools";
-import { blockLevel, PcmRecording, RECOGNITION_SAMPLE_RATE, toPcm16 } from "./pcm";
-import { type Capture, startCapture } from "./recorder";
+import { type MicrophoneSession, newMicrophoneSession, useMicrophoneSession } from "./microphone-session";
+import { RECOGNITION_SAMPLE_RATE } from "./pcm";
 
 /** The page gives up after this long without a confident match (issue 8). */
 export const MAX_RECORDING_SECONDS = 15;
@@ -13,8 +13,6 @@ export const MAX_RECORDING_SECONDS = 15;
 export const SEND_INTERVAL_SECONDS = 1;
 /** Nothing is sent before this much audio is in (too few hashes to say anything). */
 export const MIN_SEND_SECONDS = 1;
-/** The screen (timer, meter) refreshes this often. */
-const TICK_MS = 100;
 
 /** Idle, recording from the microphone, or waiting for the server's final answer. */
 export type RecognitionPhase = "idle" | "recording" | "processing";
@@ -45,38 +43,17 @@ const INITIAL: RecognitionState = {
   source: null,
 };
 
-/** One recording: the microphone, what it captured, and the request in flight. */
-type Session = {
+/** One recording: the shared session, and the length behind the result on screen. */
+type Session = MicrophoneSession & {
   id: number;
-  capture: Capture | null;
-  recording: PcmRecording | null;
-  startedAt: number;
-  timer: ReturnType<typeof setInterval> | null;
-  inFlight: AbortController | null;
-  lastSentAt: number;
   /** Length (s) of the recording behind the result on screen: an older answer never replaces a newer one. */
   shownSeconds: number;
-  levelDb: number;
-  finishing: boolean;
 };
 
-/** A new session: from the microphone (`file` false) it is filled in as the capture starts; a file is sent at once. */
+/** A new session numbered `id`, from the microphone or (`file`) a file, as newMicrophoneSession makes it. */
 function newSession(id: number, file: boolean): Session {
-  return {
-    id,
-    capture: null,
-    recording: null,
-    startedAt: performance.now(),
-    timer: null,
-    inFlight: file ? new AbortController() : null,
-    lastSentAt: 0,
-    shownSeconds: 0,
-    levelDb: Number.NEGATIVE_INFINITY,
-    finishing: file,
-  };
+  return { ...newMicrophoneSession(file), id, shownSeconds: 0 };
 }
-
-const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
 
 /**
  * Candidates worth calling potential matches: the match, and any other song with some confidence (it grows with
@@ -105,53 +82,32 @@ function announce(result: RecognitionResult) {
  */
 export function useSongRecognition() {
   const [state, setState] = useState<RecognitionState>(INITIAL);
-  const session = useRef<Session | null>(null);
+  const { session, close, stopListening, listen, sendRecording, awaitFile } = useMicrophoneSession<Session>();
   const nextId = useRef(0);
-
-  const release = useCallback((s: Session) => {
-    if (s.timer) clearInterval(s.timer);
-    s.timer = null;
-    s.capture?.stop();
-    s.capture = null;
-    s.inFlight?.abort();
-    s.inFlight = null;
-  }, []);
 
   const end = useCallback(
     (s: Session, result: RecognitionResult | null, outcome: RecognitionOutcome | null) => {
-      release(s);
-      if (session.current === s) session.current = null;
+      close(s);
       setState((prev) => ({ ...prev, phase: "idle", result: result ?? prev.result, outcome }));
       if (result) announce(result);
     },
-    [release],
+    [close],
   );
 
   const fail = useCallback(
     (s: Session, err: unknown) => {
-      release(s);
-      if (session.current === s) session.current = null;
+      close(s);
       setState((prev) => ({ ...prev, phase: "idle", outcome: null }));
       handleError(err, MESSAGES.processAudioFailed);
     },
-    [release],
+    [close],
   );
 
   /** Send the recording so far; `final` waits for the answer and ends the session with it. */
   const send = useCallback(
     (s: Session, final: boolean) => {
-      const recording = s.recording;
-      if (!recording) return;
-      const seconds = recording.seconds;
-      const pcm = toPcm16(recording.snapshot());
-      const controller = new AbortController();
-      s.inFlight?.abort();
-      s.inFlight = controller;
-      s.lastSentAt = performance.now();
-      recognizePcm(pcm, RECOGNITION_SAMPLE_RATE, controller.signal).then(
-        (result) => {
-          if (s.inFlight === controller) s.inFlight = null;
-          if (session.current !== s || controller.signal.aborted) return;
+      sendRecording(s, (pcm, signal) => recognizePcm(pcm, RECOGNITION_SAMPLE_RATE, signal), {
+        onAnswer: (result, seconds) => {
           if (final) {
             end(s, result, result.match ? "matched" : "no-match");
             return;
@@ -164,25 +120,16 @@ export function useSongRecognition() {
           }
           setState((prev) => ({ ...prev, result }));
         },
-        (err: unknown) => {
-          if (s.inFlight === controller) s.inFlight = null;
-          if (session.current !== s || isAbort(err)) return;
-          fail(s, err);
-        },
-      );
+        onError: (err) => fail(s, err),
+      });
     },
-    [end, fail],
+    [sendRecording, end, fail],
   );
 
   /** Stop recording and ask for a final answer on everything recorded. */
   const finish = useCallback(
     (s: Session) => {
-      if (s.finishing) return;
-      s.finishing = true;
-      if (s.timer) clearInterval(s.timer);
-      s.timer = null;
-      s.capture?.stop();
-      s.capture = null;
+      if (!stopListening(s)) return;
       const seconds = s.recording?.seconds ?? 0;
       if (seconds < 0.5) {
         // Nothing worth sending: back to idle with the guidance.
@@ -193,7 +140,7 @@ export function useSongRecognition() {
       setState((prev) => ({ ...prev, phase: "processing", levelDb: Number.NEGATIVE_INFINITY }));
       send(s, true);
     },
-    [end, send],
+    [stopListening, end, send],
   );
 
   const start = useCallback(async () => {
@@ -201,51 +148,26 @@ export function useSongRecognition() {
     const s = newSession(++nextId.current, false);
     session.current = s;
     setState({ ...INITIAL, phase: "recording", source: { kind: "microphone" } });
-    const early: Float32Array[] = [];
-    let capture: Capture;
-    try {
-      capture = await startCapture((block) => {
-        s.levelDb = blockLevel(block).rmsDb;
-        if (s.recording) s.recording.push(block);
-        else early.push(block.slice());
-      });
-    } catch (err) {
-      if (session.current === s) session.current = null;
-      setState(INITIAL);
-      toast.error(MESSAGES.recordingFailed, {
-        description: err instanceof Error && err.message ? err.message : undefined,
-      });
-      return;
-    }
-    if (session.current !== s) {
-      capture.stop();
-      return;
-    }
-    s.capture = capture;
-    s.recording = new PcmRecording(capture.sampleRate);
-    for (const block of early) s.recording.push(block);
-    s.startedAt = performance.now();
-    s.lastSentAt = s.startedAt;
-    s.timer = setInterval(() => {
-      if (session.current !== s || s.finishing) return;
-      const now = performance.now();
-      const elapsed = (now - s.startedAt) / 1000;
-      setState((prev) => ({ ...prev, elapsed: Math.min(elapsed, MAX_RECORDING_SECONDS), levelDb: s.levelDb }));
-      if (elapsed >= MAX_RECORDING_SECONDS) {
-        finish(s);
-        return;
-      }
-      const recorded = s.recording?.seconds ?? 0;
-      if (!s.inFlight && recorded >= MIN_SEND_SECONDS && now - s.lastSentAt >= SEND_INTERVAL_SECONDS * 1000) {
-        send(s, false);
-      }
-    }, TICK_MS);
-  }, [finish, send]);
+    await listen(s, {
+      onRefused: () => setState(INITIAL),
+      onTick: (elapsed, now) => {
+        setState((prev) => ({ ...prev, elapsed: Math.min(elapsed, MAX_RECORDING_SECONDS), levelDb: s.levelDb }));
+        if (elapsed >= MAX_RECORDING_SECONDS) {
+          finish(s);
+          return;
+        }
+        const recorded = s.recording?.seconds ?? 0;
+        if (!s.inFlight && recorded >= MIN_SEND_SECONDS && now - s.lastSentAt >= SEND_INTERVAL_SECONDS * 1000) {
+          send(s, false);
+        }
+      },
+    });
+  }, [session, listen, finish, send]);
 
   const stop = useCallback(() => {
     const s = session.current;
     if (s && !s.finishing) finish(s);
-  }, [finish]);
+  }, [session, finish]);
 
   /** Recognise an uploaded clip instead of the microphone. */
   const recogniseFile = useCallback(
@@ -254,26 +176,12 @@ export function useSongRecognition() {
       const s = newSession(++nextId.current, true);
       session.current = s;
       setState({ ...INITIAL, phase: "processing", source: { kind: "file", name: file.name } });
-      try {
-        const result = await recognizeFile(file, s.inFlight?.signal);
-        if (session.current !== s) return;
-        end(s, result, result.match ? "matched" : "no-match");
-      } catch (err) {
-        if (session.current !== s || isAbort(err)) return;
-        fail(s, err);
-      }
+      await awaitFile(s, recognizeFile(file, s.inFlight?.signal), {
+        onAnswer: (result) => end(s, result, result.match ? "matched" : "no-match"),
+        onError: (err) => fail(s, err),
+      });
     },
-    [end, fail],
-  );
-
-  // Leaving the page releases the microphone and drops the request in flight.
-  useEffect(
-    () => () => {
-      const s = session.current;
-      session.current = null;
-      if (s) release(s);
-    },
-    [release],
+    [session, awaitFile, end, fail],
   );
 
   return { state, start, stop, recogniseFile };

@@ -1,9 +1,9 @@
 import { clsx } from "clsx";
-import { FileMusic, LoaderCircle, Mic, Square } from "lucide-react";
-import { type ChangeEvent, useId, useRef } from "react";
+import { LoaderCircle, Mic, Square } from "lucide-react";
+import { useId } from "react";
 import { formatDuration } from "../../lib/format";
-import { Button } from "../../ui/button";
 import { PageHeader, Panel } from "../../ui/page";
+import { AudioFileButton } from "./audio-file-button";
 import { meterFraction } from "./pcm";
 import { MAX_RECORDING_SECONDS, type RecognitionPhase, type RecognitionState, useSongRecognition } from "./recognition";
 import { RecognitionResults } from "./recognition-results";
@@ -165,13 +165,6 @@ function Recorder({ state, onRecord, onStop }: { state: RecognitionState; onReco
 /** 'Recognise a file': an audio clip sent to the server instead of the microphone. */
 function FileRecognition({ disabled, onFile }: { disabled: boolean; onFile: (file: File) => void }) {
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (file) onFile(file);
-    // Choosing the same file again should recognise it again.
-    e.target.value = "";
-  };
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={id} className="text-sm font-medium text-zinc-200">
@@ -179,24 +172,9 @@ function FileRecognition({ disabled, onFile }: { disabled: boolean; onFile: (fil
       </label>
       <p className="text-xs text-zinc-500">An audio clip (MP3, WAV, OGG, FLAC, M4A…); the first minute is matched.</p>
       <div className="flex items-center gap-3">
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={disabled}
-          onClick={() => input.current?.click()}
-          icon={<FileMusic aria-hidden className="size-4" />}
-        >
+        <AudioFileButton id={id} size="sm" disabled={disabled} onFile={onFile}>
           Choose audio file
-        </Button>
-        <input
-          ref={input}
-          id={id}
-          type="file"
-          accept="audio/*,.mp3,.wav,.ogg,.opus,.flac,.m4a,.aac,.webm"
-          disabled={disabled}
-          onChange={onChange}
-          className="sr-only"
-        />
+        </AudioFileButton>
       </div>
     </div>
   );

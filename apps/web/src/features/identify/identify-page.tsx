@@ -1,12 +1,13 @@
 import { IDENTIFY_LIMITS, MESSAGES } from "@unheard/shared";
 import { clsx } from "clsx";
-import { FileMusic, LoaderCircle, Mic, ShieldCheck, Square } from "lucide-react";
-import { type ChangeEvent, useId, useRef } from "react";
+import { LoaderCircle, Mic, ShieldCheck, Square } from "lucide-react";
+import { useId } from "react";
 import { loginPathFor } from "../../lib/safe-next";
-import { Button, LinkButton } from "../../ui/button";
+import { LinkButton } from "../../ui/button";
 import { PageHeader, Panel, usePageTitle } from "../../ui/page";
 import { Spinner } from "../../ui/spinner";
 import { useMe } from "../accounts/me";
+import { AudioFileButton } from "../audio-tools/audio-file-button";
 import { meterFraction } from "../audio-tools/pcm";
 import { type IdentifyState, LISTEN_SECONDS, useIdentify } from "./identify";
 import { IdentifyAnswerCard } from "./identify-answer";
@@ -95,13 +96,6 @@ function RecordButton({ state, onStart, onStop }: { state: IdentifyState; onStar
 /** The other way in: a clip file of at most 20 s. */
 function ClipUpload({ disabled, onFile }: { disabled: boolean; onFile: (file: File) => void }) {
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (file) onFile(file);
-    // Choosing the same file again should identify it again.
-    e.target.value = "";
-  };
   return (
     <div className="flex flex-col items-center gap-2 text-center">
       <label htmlFor={id} className="text-sm font-medium text-zinc-200">
@@ -110,26 +104,10 @@ function ClipUpload({ disabled, onFile }: { disabled: boolean; onFile: (file: Fi
       <p className="text-xs text-zinc-400">
         An audio file of up to {IDENTIFY_LIMITS.maxClipSeconds} seconds (MP3, M4A, WAV, OGG, FLAC…)
       </p>
-      <Button
-        variant="secondary"
-        size="lg"
-        disabled={disabled}
-        onClick={() => input.current?.click()}
-        icon={<FileMusic aria-hidden className="size-5" />}
-      >
+      {/* The button is the control: one tab stop, not two. */}
+      <AudioFileButton id={id} size="lg" disabled={disabled} onFile={onFile} inputTabStop={false}>
         Choose a clip
-      </Button>
-      <input
-        ref={input}
-        id={id}
-        type="file"
-        accept="audio/*,.mp3,.wav,.ogg,.opus,.flac,.m4a,.aac,.webm"
-        disabled={disabled}
-        onChange={onChange}
-        // The button above is the control: one tab stop, not two.
-        tabIndex={-1}
-        className="sr-only"
-      />
+      </AudioFileButton>
     </div>
   );
 }

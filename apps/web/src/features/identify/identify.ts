@@ -1,11 +1,11 @@
 import { IDENTIFY_LIMITS, type IdentifyAnswer, identifyFileTooLargeMessage, MESSAGES } from "@unheard/shared";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { isApiError, sendRequest } from "../../lib/api/api";
 import { handleError } from "../../lib/api/handle-error";
 import { formatDuration } from "../../lib/format";
 import { toast } from "../../lib/toast";
-import { blockLevel, PcmRecording, RECOGNITION_SAMPLE_RATE, toPcm16 } from "../audio-tools/pcm";
-import { type Capture, startCapture } from "../audio-tools/recorder";
+import { type MicrophoneSession, newMicrophoneSession, useMicrophoneSession } from "../audio-tools/microphone-session";
+import { RECOGNITION_SAMPLE_RATE } from "../audio-tools/pcm";
 
 /**
  * Seconds of recording at which it is sent: the first answer usually names the song, and listening stops there.
@@ -18,8 +18,6 @@ export const SEND_AT_SECONDS = [4, 8, 12] as const satisfies readonly number[] &
 export const LISTEN_SECONDS = SEND_AT_SECONDS[SEND_AT_SECONDS.length - 1] as number;
 /** A recording shorter than this is not sent when the member stops early: too little to tell. */
 const MIN_SECONDS = 1;
-/** The screen (timer, meter) refreshes this often. */
-const TICK_MS = 100;
 
 /** Waiting, listening to the microphone, or waiting for the server's answer to a file or the whole recording. */
 export type IdentifyPhase = "idle" | "listening" | "identifying";
@@ -76,20 +74,6 @@ export function identifyFile(file: File, signal?: AbortSignal) {
   );
 }
 
-/** One listening session: the microphone, what it captured, the sends made and the request in flight. */
-type Session = {
-  capture: Capture | null;
-  recording: PcmRecording | null;
-  startedAt: number;
-  timer: ReturnType<typeof setInterval> | null;
-  inFlight: AbortController | null;
-  sent: number;
-  levelDb: number;
-  finishing: boolean;
-};
-
-const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
-
 /** A failed request, toasted: the server's words for a refusal (limits, length, busy), or the fallback. */
 function toastFailure(err: unknown) {
   handleError(err, isApiError(err) && err.status === 503 ? MESSAGES.identifyBusy : MESSAGES.processAudioFailed);
@@ -101,21 +85,11 @@ function toastFailure(err: unknown) {
  */
 export function useIdentify() {
   const [state, setState] = useState<IdentifyState>(INITIAL);
-  const session = useRef<Session | null>(null);
-
-  const release = useCallback((s: Session) => {
-    if (s.timer) clearInterval(s.timer);
-    s.timer = null;
-    s.capture?.stop();
-    s.capture = null;
-    s.inFlight?.abort();
-    s.inFlight = null;
-  }, []);
+  const { session, close, stopListening, listen, sendRecording, awaitFile } = useMicrophoneSession();
 
   const end = useCallback(
-    (s: Session, answer: IdentifyAnswer | null) => {
-      release(s);
-      if (session.current === s) session.current = null;
+    (s: MicrophoneSession, answer: IdentifyAnswer | null) => {
+      close(s);
       setState((prev) => ({
         ...prev,
         phase: "idle",
@@ -124,11 +98,11 @@ export function useIdentify() {
         stillListening: false,
       }));
     },
-    [release],
+    [close],
   );
 
   const fail = useCallback(
-    (s: Session, err: unknown) => {
+    (s: MicrophoneSession, err: unknown) => {
       end(s, null);
       toastFailure(err);
     },
@@ -137,40 +111,22 @@ export function useIdentify() {
 
   /** Send the recording so far; `final` ends the session with whatever comes back. */
   const send = useCallback(
-    (s: Session, final: boolean) => {
-      const recording = s.recording;
-      if (!recording) return;
-      const pcm = toPcm16(recording.snapshot());
-      const controller = new AbortController();
-      s.inFlight?.abort();
-      s.inFlight = controller;
-      s.sent++;
-      identifyPcm(pcm, RECOGNITION_SAMPLE_RATE, controller.signal).then(
-        (answer) => {
-          if (s.inFlight === controller) s.inFlight = null;
-          if (session.current !== s || controller.signal.aborted) return;
+    (s: MicrophoneSession, final: boolean) => {
+      sendRecording(s, (pcm, signal) => identifyPcm(pcm, RECOGNITION_SAMPLE_RATE, signal), {
+        onAnswer: (answer) => {
           if (final || answer.match) end(s, answer);
           else setState((prev) => ({ ...prev, stillListening: true }));
         },
-        (err: unknown) => {
-          if (s.inFlight === controller) s.inFlight = null;
-          if (session.current !== s || isAbort(err)) return;
-          fail(s, err);
-        },
-      );
+        onError: (err) => fail(s, err),
+      });
     },
-    [end, fail],
+    [sendRecording, end, fail],
   );
 
   /** Stop listening and send everything recorded for the final answer. */
   const finish = useCallback(
-    (s: Session) => {
-      if (s.finishing) return;
-      s.finishing = true;
-      if (s.timer) clearInterval(s.timer);
-      s.timer = null;
-      s.capture?.stop();
-      s.capture = null;
+    (s: MicrophoneSession) => {
+      if (!stopListening(s)) return;
       if ((s.recording?.seconds ?? 0) < MIN_SECONDS) {
         end(s, null);
         toast(MESSAGES.identifyHeardNothing, { description: MESSAGES.identifyHeardNothingGuidance });
@@ -179,66 +135,34 @@ export function useIdentify() {
       setState((prev) => ({ ...prev, phase: "identifying", levelDb: Number.NEGATIVE_INFINITY }));
       send(s, true);
     },
-    [end, send],
+    [stopListening, end, send],
   );
 
   const start = useCallback(async () => {
     if (session.current) return;
-    const s: Session = {
-      capture: null,
-      recording: null,
-      startedAt: performance.now(),
-      timer: null,
-      inFlight: null,
-      sent: 0,
-      levelDb: Number.NEGATIVE_INFINITY,
-      finishing: false,
-    };
+    const s = newMicrophoneSession(false);
     session.current = s;
     setState({ ...INITIAL, phase: "listening" });
-    const early: Float32Array[] = [];
-    let capture: Capture;
-    try {
-      capture = await startCapture((block) => {
-        s.levelDb = blockLevel(block).rmsDb;
-        if (s.recording) s.recording.push(block);
-        else early.push(block.slice());
-      });
-    } catch (err) {
-      if (session.current === s) session.current = null;
-      setState(INITIAL);
-      toast.error(MESSAGES.recordingFailed, {
-        description: err instanceof Error && err.message ? err.message : undefined,
-      });
-      return;
-    }
-    if (session.current !== s) {
-      capture.stop();
-      return;
-    }
-    s.capture = capture;
-    s.recording = new PcmRecording(capture.sampleRate);
-    for (const block of early) s.recording.push(block);
-    s.startedAt = performance.now();
-    s.timer = setInterval(() => {
-      if (session.current !== s || s.finishing) return;
-      const elapsed = (performance.now() - s.startedAt) / 1000;
-      setState((prev) => ({ ...prev, elapsed: Math.min(elapsed, LISTEN_SECONDS), levelDb: s.levelDb }));
-      const recorded = s.recording?.seconds ?? 0;
-      if (recorded >= LISTEN_SECONDS || elapsed >= LISTEN_SECONDS + 1) {
-        finish(s);
-        return;
-      }
-      const at = nextSendAt(s.sent);
-      // The last point is the final send (finish); the ones before it go while listening goes on.
-      if (at !== undefined && at < LISTEN_SECONDS && recorded >= at && !s.inFlight) send(s, false);
-    }, TICK_MS);
-  }, [finish, send]);
+    await listen(s, {
+      onRefused: () => setState(INITIAL),
+      onTick: (elapsed) => {
+        setState((prev) => ({ ...prev, elapsed: Math.min(elapsed, LISTEN_SECONDS), levelDb: s.levelDb }));
+        const recorded = s.recording?.seconds ?? 0;
+        if (recorded >= LISTEN_SECONDS || elapsed >= LISTEN_SECONDS + 1) {
+          finish(s);
+          return;
+        }
+        const at = nextSendAt(s.sent);
+        // The last point is the final send (finish); the ones before it go while listening goes on.
+        if (at !== undefined && at < LISTEN_SECONDS && recorded >= at && !s.inFlight) send(s, false);
+      },
+    });
+  }, [session, listen, finish, send]);
 
   const stop = useCallback(() => {
     const s = session.current;
     if (s && !s.finishing) finish(s);
-  }, [finish]);
+  }, [session, finish]);
 
   /** Identify a clip file instead of the microphone. */
   const identifyClip = useCallback(
@@ -248,43 +172,21 @@ export function useIdentify() {
         toast.error(identifyFileTooLargeMessage(IDENTIFY_LIMITS.maxFileMb));
         return;
       }
-      const s: Session = {
-        capture: null,
-        recording: null,
-        startedAt: performance.now(),
-        timer: null,
-        inFlight: new AbortController(),
-        sent: 1,
-        levelDb: Number.NEGATIVE_INFINITY,
-        finishing: true,
-      };
+      const s = newMicrophoneSession(true);
       session.current = s;
       setState({ ...INITIAL, phase: "identifying" });
-      try {
-        const answer = await identifyFile(file, s.inFlight?.signal);
-        if (session.current === s) end(s, answer);
-      } catch (err) {
-        if (session.current !== s || isAbort(err)) return;
-        fail(s, err);
-      }
+      await awaitFile(s, identifyFile(file, s.inFlight?.signal), {
+        onAnswer: (answer) => end(s, answer),
+        onError: (err) => fail(s, err),
+      });
     },
-    [end, fail],
+    [session, awaitFile, end, fail],
   );
 
   /** Back to the start, the answer cleared (Try again). */
   const reset = useCallback(() => {
     if (!session.current) setState(INITIAL);
-  }, []);
-
-  // Leaving the page releases the microphone and drops the request in flight.
-  useEffect(
-    () => () => {
-      const s = session.current;
-      session.current = null;
-      if (s) release(s);
-    },
-    [release],
-  );
+  }, [session]);
 
   return { state, start, stop, identifyClip, reset };
 }
