@@ -3,7 +3,7 @@
  * time factor (ratio of the time spans), a pitch shift (difference of f1) and, with them, where in the song the clip
  * starts. The right song piles its proposals at one (factor, shift, offset); unrelated songs scatter theirs.
  */
-import { INVARIANT_ENTRY_BYTES, packInvariantEntry, type Triplets, unpackInvariantEntry } from "./invariant.js";
+import { INVARIANT_ENTRY_BYTES, packInvariantEntry, type Triplets } from "./invariant.js";
 
 /** Stored entries for one key: packed values (`PackedEntry` layout), `count` of them. */
 export type InvariantPostings = { count: number; hi: ArrayLike<number>; lo: ArrayLike<number> };
@@ -108,18 +108,22 @@ export function matchInvariant(
     const qf = query.pitches[i] as number;
     const qs = query.spans[i] as number;
     for (let k = 0; k < postings.count; k++) {
-      const e = unpackInvariantEntry(postings.hi[k] as number, postings.lo[k] as number);
-      const lt = Math.log(e.span / qs);
-      const p = qf - e.pitch;
-      if (!(lt >= minLt && lt <= maxLt) || Math.abs(p) > rules.maxPitchSemitones) continue;
-      let s = bySong.get(e.song);
+      // unpackInvariantEntry's fields, read in place: this loop runs once per row read.
+      const hi = postings.hi[k] as number;
+      const lo = postings.lo[k] as number;
+      const p = qf - (Math.floor(lo / 2048) % 2048) / 16;
+      if (Math.abs(p) > rules.maxPitchSemitones) continue;
+      const lt = Math.log((lo % 2048) / 1000 / qs);
+      if (!(lt >= minLt && lt <= maxLt)) continue;
+      const song = Math.floor(hi / 4096);
+      let s = bySong.get(song);
       if (!s) {
         s = { q: [], qt: [], rt: [], lt: [], p: [] };
-        bySong.set(e.song, s);
+        bySong.set(song, s);
       }
       s.q.push(query.ids[i] as number);
       s.qt.push(qt);
-      s.rt.push(e.time);
+      s.rt.push(((hi % 4096) * 1024 + Math.floor(lo / 2 ** 22)) / 100);
       s.lt.push(lt);
       s.p.push(p);
       pairs++;
@@ -127,13 +131,16 @@ export function matchInvariant(
   }
   // Songs with the most proposals first; a song's score never exceeds its distinct proposing triplets.
   const songs = [...bySong.entries()]
-    .map(([song, s]) => ({ song, s, hits: new Set(s.q).size }))
+    .map(([song, s]) => ({ song, s, hits: distinct(s.q) }))
     .sort((a, b) => b.hits - a.hits || a.song - b.song);
   const top: InvariantCandidate[] = [];
   for (const { song, s, hits } of songs) {
     const last = top[rules.maxCandidates - 1];
     if (last && hits <= last.score) break;
-    const c = alignSong(s, rules);
+    // Aligned proposals agree within +-pitchTolerance and +-timeTolerance: a cheap bound on the score that skips
+    // the many songs of a large catalogue sharing a few keys with the clip by chance.
+    if (last && scoreBound(s, rules) <= last.score) continue;
+    const c = alignSong(s, rules, last?.score ?? -1);
     if (!c) continue;
     top.push({ song, songId: songIds[song] ?? String(song), hits, ...c });
     top.sort((a, b) => b.score - a.score || b.hits - a.hits || a.song - b.song);
@@ -149,10 +156,15 @@ export function matchInvariant(
   return { match: ok ? (best ?? null) : null, candidates: top, lookups: seenKeys.size, pairs };
 }
 
-/** The best (time factor, pitch, offset) of one song's proposals, and how many query triplets it aligns. */
+/**
+ * The best (time factor, pitch, offset) of one song's proposals, and how many query triplets it aligns; null when
+ * it cannot align more than `floor` (the score is at most the distinct triplets near the vote's winner), which
+ * spares the offset search on the many songs of a large catalogue that share a few keys with the clip by chance.
+ */
 function alignSong(
   s: Proposals,
   rules: InvariantMatchConfig,
+  floor: number,
 ): { score: number; offsetSeconds: number; timeFactor: number; pitchSemitones: number } | null {
   const n = s.q.length;
   // 1. Vote: each proposal counts in the cells around its own (time factor, pitch), so a cluster cut by a cell
@@ -188,7 +200,7 @@ function alignSong(
     )
       near.push(i);
   }
-  if (near.length === 0) return null;
+  if (near.length === 0 || near.length <= floor || new Set(near.map((i) => s.q[i])).size <= floor) return null;
   // 2. Offsets (song time at the clip's start) under fine time factors around the vote's: a factor 0.2% off moves
   // the offset of a triplet 10 s into the clip by 20 ms, within the tolerance.
   let best = { count: 0, factor: Math.exp(lt0), offset: 0 };
@@ -227,6 +239,69 @@ function alignSong(
   const score = new Set(aligned.map((i) => s.q[i] as number)).size;
   const pitch = median(aligned.map((i) => s.p[i] as number));
   return { score, offsetSeconds: offset, timeFactor: factor, pitchSemitones: pitch };
+}
+
+/**
+ * At most how many distinct query triplets `alignSong` can align: the most in any box of 2 * pitchTolerance by
+ * 2 * timeTolerance over (pitch, log time factor), every corner tried for a few proposals, else the most within
+ * 2 * pitchTolerance of pitch alone.
+ */
+function scoreBound(s: Proposals, rules: InvariantMatchConfig): number {
+  const n = s.q.length;
+  const pw = 2 * rules.pitchTolerance;
+  if (n > 24) return windowBound(s.p, s.q, pw);
+  const tw = 2 * rules.timeTolerance;
+  let best = 0;
+  const seen = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const p0 = s.p[i] as number;
+    for (let k = 0; k < n; k++) {
+      const t0 = s.lt[k] as number;
+      seen.clear();
+      for (let j = 0; j < n; j++) {
+        const p = s.p[j] as number;
+        const t = s.lt[j] as number;
+        if (p >= p0 && p <= p0 + pw && t >= t0 && t <= t0 + tw) seen.add(s.q[j] as number);
+      }
+      if (seen.size > best) best = seen.size;
+    }
+  }
+  return best;
+}
+
+/** Distinct values of a list: counted in one pass when it is sorted (a query's ids are, in order), else a Set. */
+function distinct(q: readonly number[]): number {
+  let n = q.length > 0 ? 1 : 0;
+  for (let i = 1; i < q.length; i++) {
+    const d = (q[i] as number) - (q[i - 1] as number);
+    if (d < 0) return new Set(q).size;
+    if (d > 0) n++;
+  }
+  return n;
+}
+
+/** The most distinct query triplets (`q`) among proposals whose `values` lie within `width` of each other. */
+function windowBound(values: readonly number[], q: readonly number[], width: number): number {
+  const order = values.map((_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
+  const inWindow = new Map<number, number>();
+  let lo = 0;
+  let count = 0;
+  let best = 0;
+  for (const i of order) {
+    while ((values[i] as number) - (values[order[lo] as number] as number) > width) {
+      const t = q[order[lo] as number] as number;
+      const c = (inWindow.get(t) as number) - 1;
+      inWindow.set(t, c);
+      if (c === 0) count--;
+      lo++;
+    }
+    const t = q[i] as number;
+    const c = (inWindow.get(t) ?? 0) + 1;
+    inWindow.set(t, c);
+    if (c === 1) count++;
+    if (count > best) best = count;
+  }
+  return best;
 }
 
 /** Densest window of sorted offsets no wider than `width`, counting each query triplet once; its mean offset. */

@@ -4,6 +4,7 @@ import { resample } from "./dsp.js";
 import {
   INVARIANT_ENTRY_BYTES,
   INVARIANT_PRESET,
+  INVARIANT_SPARSE_PRESET,
   type InvariantConfig,
   invariantFingerprint,
   invariantKeySpace,
@@ -11,6 +12,7 @@ import {
   packInvariantEntry,
   packInvariantKey,
   QUERY_WIDENING,
+  SPARSE_WIDENING,
   type Triplets,
   tripletsOf,
   unpackInvariantEntry,
@@ -380,6 +382,16 @@ describe("the same keys on synthetic music under speed, tempo and pitch changes"
     }
   });
 
+  it("marks as primary the keys the clip forms as a song would: the song-style analysis's, all among the query's", () => {
+    const { y } = clip(TRANSFORMS[5] as Transform);
+    const query = invariantQuery(y, SR);
+    const song = invariantFingerprint(y, SR).triplets;
+    expect(Array.from(query.primary)).toEqual([...new Set(song.keys)].sort((a, b) => a - b));
+    const all = new Set(query.triplets.keys);
+    for (const k of query.primary) expect(all.has(k)).toBe(true);
+    expect(query.primary.length).toBeLessThan(all.size / 3);
+  });
+
   it("stores 40-140 keys per second of music (the 5 MB per hour budget allows ~120-170 at 12 bytes)", () => {
     const perSecond = stored.count / 20;
     expect(perSecond).toBeGreaterThan(40);
@@ -434,6 +446,26 @@ describe("matchInvariant", () => {
       const result = identify(y);
       expect(result.match).toBeNull();
       expect(result.candidates[0]?.score ?? 0).toBeLessThan(INVARIANT_MATCH.minScore);
+    }
+  });
+
+  it("INVARIANT_SPARSE_PRESET stores fewer keys and still names the song, speed and pitch", () => {
+    const sparse = new InvariantIndex();
+    let dense = 0;
+    songs.forEach((notes, i) => {
+      const t = invariantFingerprint(render(notes, 0, SONG_SECONDS), SR, INVARIANT_SPARSE_PRESET).triplets;
+      sparse.add(`song-${i}`, t);
+      dense += (stored[i] as Triplets).count;
+    });
+    expect(sparse.stats().entries).toBeLessThan(dense * 0.75);
+    for (const [c, t] of [TRANSFORMS[3], TRANSFORMS[5], TRANSFORMS[6]].entries()) {
+      const song = (c + 2) % songs.length;
+      const y = clipOf(songs[song] as Note[], 8 + 5 * c, 10, t as Transform, 10, 40 + c);
+      const q = invariantQuery(y, SR, INVARIANT_SPARSE_PRESET, SPARSE_WIDENING).triplets;
+      const { match } = matchInvariant(q, sparse.lookup, sparse.songIds);
+      expect(match?.songId).toBe(`song-${song}`);
+      expect(Math.abs((match?.timeFactor ?? 0) / (t as Transform).tempo - 1)).toBeLessThan(0.01);
+      expect(Math.abs((match?.pitchSemitones ?? 0) - truePitch(t as Transform))).toBeLessThan(0.1);
     }
   });
 

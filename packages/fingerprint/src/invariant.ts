@@ -89,6 +89,21 @@ export const INVARIANT_PRESET: InvariantConfig = {
   key: { intervalStep: 0.25, ratioLevels: 10, levelBits: true },
 };
 
+/**
+ * A sparser preset for a large catalogue, tuned on real music (bench:invariant, wesnoth-1.16-music; figures in
+ * bench/results/invariant.md). Real music makes far more peaks than the synthetic scores INVARIANT_PRESET was tuned
+ * on: ~40 peaks and ~170 stored keys per second (7.4 MB per hour at 12 bytes, ~10 MB in SQLite), and with its
+ * 18.5-bit key a 5 s clip reads ~127,000 rows per catalogue hour. Peaks the loudest within 3 semitones and 0.3 s
+ * (~10 per second, ~54 keys) and intervals quantised to 1/8 semitone (2 more bits: 20.5) cut the rows a clip reads
+ * per catalogue hour ~16x and the store ~3x, for fewer aligned triplets per clip: still ~20-100 for a 5 s clip
+ * sped up, slowed or pitch-shifted, where chance reaches 7.
+ */
+export const INVARIANT_SPARSE_PRESET: InvariantConfig = {
+  ...INVARIANT_PRESET,
+  peaks: { ...INVARIANT_PRESET.peaks, semitones: 3, seconds: 0.3 },
+  key: { ...INVARIANT_PRESET.key, intervalStep: 0.125 },
+};
+
 /** Triplets of one signal: a key, and what a match needs to estimate the factors (structure of arrays). */
 export type Triplets = {
   count: number;
@@ -182,6 +197,9 @@ export const QUERY_WIDENING: QueryWidening = {
   probeMargin: 0.15,
   levelMarginDb: 1.5,
 };
+
+/** The widening for INVARIANT_SPARSE_PRESET: its clips' second peak set at 0.24 s (0.8 of the song's, as the default). */
+export const SPARSE_WIDENING: QueryWidening = { ...QUERY_WIDENING, peakSeconds: 0.24 };
 
 /** The quantised levels a value may take: `k`, plus its neighbour when within `margin` of the boundary. */
 function levelsOf(x: number, k: number, lo: number, hi: number, margin: number, out: number[]): number[] {
@@ -356,18 +374,23 @@ export function invariantFingerprint(
 /**
  * A clip's triplets to look up (`QueryWidening`): those of its peaks picked as a song's are, and those of its peaks
  * picked with the narrower `peakSeconds`, each widened; a triplet both make (the same three peaks) is kept once.
+ * `primary`: the distinct keys the clip forms as a song would (no widening), sorted. Per row read they hold far more
+ * of the right song's evidence than the widened ones (bench/results/invariant.md), so a lookup within a row budget
+ * reads them first.
  */
 export function invariantQuery(
   samples: Float32Array,
   sampleRate: number,
   config: InvariantConfig = INVARIANT_PRESET,
   widen: QueryWidening = QUERY_WIDENING,
-): { triplets: Triplets; stats: TripletStats } {
+): { triplets: Triplets; stats: TripletStats; primary: Int32Array } {
   const x = resample(samples, sampleRate, config.sampleRate);
   const sets = pickLogPeakSets(x, config, [config.peaks.seconds, widen.peakSeconds]);
   const triplets = buildTriplets(sets, config, widen);
+  // The first set is picked as a song's peaks are: its unwidened triplets are the keys a song would store.
+  const primary = Int32Array.from(new Set(tripletsOf(sets[0] as LogPeaks, config).keys)).sort();
   // Peaks of the narrower neighbourhood: a superset of the other set (every peak of a wider one is a peak of it).
-  return { triplets, stats: statsOf(samples.length / sampleRate, (sets[1] as LogPeaks).count, triplets) };
+  return { triplets, stats: statsOf(samples.length / sampleRate, (sets[1] as LogPeaks).count, triplets), primary };
 }
 
 /**
