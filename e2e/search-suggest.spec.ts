@@ -1,30 +1,27 @@
 import type { Locator, Page } from "@playwright/test";
 import { SEARCH_DEBOUNCE_MS } from "@unheard/shared";
-import { SUGGEST_DEBOUNCE_MS } from "../apps/web/src/features/search/suggest-list";
 import { expect, test, unique } from "./support/fixtures";
 import { songCard } from "./support/songs";
 
 // Issue 26: the top bar's search box suggests songs and artists while typing (a WAI-ARIA combobox).
-
-/** How long after the last keystroke a suggestion may take to show: the debounce plus the answer's round trip. */
-const SUGGEST_BUDGET_MS = SUGGEST_DEBOUNCE_MS + 300;
 
 const combobox = (page: Page) => page.getByRole("combobox", { name: "Search songs" });
 const listbox = (page: Page) => page.getByRole("listbox", { name: "Search suggestions" });
 const group = (page: Page, name: "Artists" | "Songs") => listbox(page).getByRole("group", { name });
 const liveRegion = (page: Page) => page.getByRole("search").getByRole("status");
 
-/** Warm the server's search once, so the timed answers measure the box and not a cold start. */
+/** Warm the server's search once, so the first suggestion is not waiting on a cold start. */
 async function warmUp(page: Page): Promise<void> {
   expect((await page.request.get(`/api/search/suggest?q=warm${unique()}`)).ok()).toBe(true);
 }
 
-/** Type `text` into the search box key by key; resolves with the milliseconds from the last key to `shown`. */
-async function typeUntil(page: Page, text: string, shown: Locator): Promise<number> {
+/**
+ * Type `text` into the search box key by key and wait for `shown`, with no Enter pressed. How fast it shows is
+ * measured by bench:search (suggest latency), not asserted here: a timed browser test measures the machine.
+ */
+async function typeUntil(page: Page, text: string, shown: Locator): Promise<void> {
   await page.keyboard.type(text);
-  const lastKey = Date.now();
   await shown.waitFor({ state: "visible", timeout: 5_000 });
-  return Date.now() - lastKey;
 }
 
 /** Press ArrowDown until `option` is the active one (artists come before songs); fails past `max` presses. */
@@ -42,8 +39,7 @@ test.describe("desktop (1440 px)", () => {
     await page.goto("/about");
     await combobox(page).click();
     const song = group(page, "Songs").getByRole("option", { name: /Saltwater Letters/ });
-    const elapsed = await typeUntil(page, "saltwatr let", song);
-    expect(elapsed, `suggestion shown ${elapsed} ms after the last key`).toBeLessThanOrEqual(SUGGEST_BUDGET_MS);
+    await typeUntil(page, "saltwatr let", song);
 
     const box = combobox(page);
     await expect(box).toHaveAttribute("aria-expanded", "true");
@@ -78,8 +74,7 @@ test.describe("desktop (1440 px)", () => {
     await page.goto("/about");
     await combobox(page).click();
     const song = group(page, "Songs").getByRole("option", { name: /Midnight Circuit/ });
-    const elapsed = await typeUntil(page, "midnigt circ", song);
-    expect(elapsed, `suggestion shown ${elapsed} ms after the last key`).toBeLessThanOrEqual(SUGGEST_BUDGET_MS);
+    await typeUntil(page, "midnigt circ", song);
     await expect(combobox(page)).not.toHaveAttribute("aria-activedescendant");
 
     await page.keyboard.press("Enter");
@@ -159,8 +154,7 @@ test.describe("phone (375 px)", () => {
     await page.goto("/");
     await combobox(page).tap();
     const song = group(page, "Songs").getByRole("option", { name: /Midnight Circuit/ });
-    const elapsed = await typeUntil(page, "midnigt circ", song);
-    expect(elapsed, `suggestion shown ${elapsed} ms after the last key`).toBeLessThanOrEqual(SUGGEST_BUDGET_MS);
+    await typeUntil(page, "midnigt circ", song);
 
     const list = await listbox(page).boundingBox();
     const input = await combobox(page).boundingBox();

@@ -34,32 +34,35 @@ afterAll(() => {
   console.log(`audio format matrix:\n${results.join("\n")}`);
 });
 
-it("decodes every format to the reference's duration, rate, channels and waveform", async () => {
-  expect(matrix.length).toBeGreaterThanOrEqual(20);
-  const failures: string[] = [];
-  for (const entry of matrix) {
-    const format = sniffAudio(readFileSync(entry.file).subarray(0, 8192));
-    if (!format) {
-      failures.push(`${entry.name}: not recognised`);
-      continue;
+// Decoding is the decoder's business, not the database's: this runs once, on SQLite (as the 90-minute mix below).
+if (DIALECTS.includes("sqlite")) {
+  it("decodes every format to the reference's duration, rate, channels and waveform", async () => {
+    expect(matrix.length).toBeGreaterThanOrEqual(20);
+    const failures: string[] = [];
+    for (const entry of matrix) {
+      const format = sniffAudio(readFileSync(entry.file).subarray(0, 8192));
+      if (!format) {
+        failures.push(`${entry.name}: not recognised`);
+        continue;
+      }
+      try {
+        const decoded = await decodeAudioFile(entry.file, format, { monoRate: entry.sampleRate, keepSeconds: 60 });
+        const correlation = bestCorrelation(decoded.mono, referenceMono(entry.sampleRate), entry.sampleRate);
+        const error = Math.abs(decoded.durationSec - REFERENCE_SECONDS) * 1000;
+        results.push(
+          `${entry.name.padEnd(34)} ${format.decoder.padEnd(5)} ${decoded.durationSec.toFixed(3)} s (${error.toFixed(0)} ms off) ${decoded.sampleRate} Hz ${decoded.channels} ch r=${correlation.toFixed(3)}`,
+        );
+        if (error > 50) failures.push(`${entry.name}: duration ${decoded.durationSec}`);
+        if (decoded.sampleRate !== entry.sampleRate) failures.push(`${entry.name}: rate ${decoded.sampleRate}`);
+        if (decoded.channels !== entry.channels) failures.push(`${entry.name}: channels ${decoded.channels}`);
+        if (correlation < MIN_CORRELATION) failures.push(`${entry.name}: correlation ${correlation.toFixed(3)}`);
+      } catch (err) {
+        failures.push(`${entry.name}: ${(err as Error).message}`);
+      }
     }
-    try {
-      const decoded = await decodeAudioFile(entry.file, format, { monoRate: entry.sampleRate, keepSeconds: 60 });
-      const correlation = bestCorrelation(decoded.mono, referenceMono(entry.sampleRate), entry.sampleRate);
-      const error = Math.abs(decoded.durationSec - REFERENCE_SECONDS) * 1000;
-      results.push(
-        `${entry.name.padEnd(34)} ${format.decoder.padEnd(5)} ${decoded.durationSec.toFixed(3)} s (${error.toFixed(0)} ms off) ${decoded.sampleRate} Hz ${decoded.channels} ch r=${correlation.toFixed(3)}`,
-      );
-      if (error > 50) failures.push(`${entry.name}: duration ${decoded.durationSec}`);
-      if (decoded.sampleRate !== entry.sampleRate) failures.push(`${entry.name}: rate ${decoded.sampleRate}`);
-      if (decoded.channels !== entry.channels) failures.push(`${entry.name}: channels ${decoded.channels}`);
-      if (correlation < MIN_CORRELATION) failures.push(`${entry.name}: correlation ${correlation.toFixed(3)}`);
-    } catch (err) {
-      failures.push(`${entry.name}: ${(err as Error).message}`);
-    }
-  }
-  expect(failures).toEqual([]);
-}, 120_000);
+    expect(failures).toEqual([]);
+  }, 120_000);
+}
 
 /** The path of the matrix file called `name`. */
 const byName = (name: string) => (matrix.find((e) => e.name === name) as MatrixEntry).file;
