@@ -461,7 +461,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
           ? certaintyOf(
               result.match.aligned,
               result.candidates.find((c) => c.songId !== result.match?.songId)?.aligned ?? 0,
-              result.second,
+              result.second ? "warped" : "plain",
             )
           : null;
         if (

@@ -1,5 +1,6 @@
 // npm run fingerprint:backfill: index every song with audio that has no fingerprints yet (or older-preset ones).
 import { existsSync } from "node:fs";
+import { INVARIANT_INDEX } from "@unheard/fingerprint";
 import { loadConfig } from "../src/config.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { openConfiguredDatabase } from "../src/db/open.js";
@@ -7,6 +8,7 @@ import { createJobQueue } from "../src/lib/jobs.js";
 import { createStorage } from "../src/lib/storage.js";
 import { createFingerprintsRepo } from "../src/modules/fingerprints/fingerprints.repo.js";
 import { createFingerprintsService } from "../src/modules/fingerprints/fingerprints.service.js";
+import { createTripletsRepo } from "../src/modules/fingerprints/triplets.repo.js";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
 const config = loadConfig();
@@ -29,10 +31,11 @@ try {
   const fingerprints = createFingerprintsService({
     database,
     repo,
+    triplets: createTripletsRepo(database),
     storage: createStorage(config),
     jobs,
   });
-  const todo = await repo.unindexed(fingerprints.preset.name);
+  const todo = await repo.unindexed(fingerprints.preset.name, INVARIANT_INDEX.name);
   console.log(`Fingerprinting ${todo.length} song(s) with the '${fingerprints.preset.name}' preset`);
   const started = Date.now();
   let failed = 0;

@@ -55,7 +55,8 @@ import { eventsRoutes } from "./modules/events/events.routes.js";
 import { hashCacheDirIn } from "./modules/fingerprints/fingerprint-file.js";
 import { createFingerprintsRepo } from "./modules/fingerprints/fingerprints.repo.js";
 import { fingerprintsRoutes } from "./modules/fingerprints/fingerprints.routes.js";
-import { createFingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
+import { createFingerprintsService, type FingerprintsService } from "./modules/fingerprints/fingerprints.service.js";
+import { createTripletsRepo } from "./modules/fingerprints/triplets.repo.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { identifyRoutes } from "./modules/identify/identify.routes.js";
 import { createIdentifyService } from "./modules/identify/identify.service.js";
@@ -129,6 +130,8 @@ declare module "fastify" {
     songsWritten: (ids: string[]) => Promise<void>;
     /** Trackers linked to sheets (issue 37): tests run the scheduler's tick and drain the jobs it queues. */
     trackerSync: TrackerSyncService;
+    /** Indexing and recognition (the invariant index's backfill and sweep), for tests and maintenance scripts. */
+    fingerprints: FingerprintsService;
     /** Every route registered, as method and URL pattern (the permission matrix checks it covers them all). */
     routeList: () => readonly { method: string; url: string }[];
   }
@@ -333,6 +336,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const fingerprints = createFingerprintsService({
     database,
     repo: createFingerprintsRepo(database),
+    triplets: createTripletsRepo(database),
     storage,
     jobs,
     hashCacheDir: hashCacheDirIn(config.demoCacheDir),
@@ -341,6 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? {}
       : { warpSearch: { ...DEFAULT_WARP_SEARCH, rowBudget: config.audio.warpRowBudget } }),
   });
+  app.decorate("fingerprints", fingerprints);
   const changelog = createChangelogService({
     database,
     repo: createChangelogRepo(database),
@@ -524,6 +529,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }, SYNC_TICK_MS);
     syncTimer.unref();
     app.addHook("onReady", async () => refresh());
+    // Songs indexed before the invariant index existed join it in the background (decision 033); rows of re-indexed
+    // or deleted songs are swept hourly.
+    const invariantIndex = () => {
+      const b = fingerprints.backfill;
+      if (!b) return;
+      Promise.all([b.start(), b.sweepSoon()]).catch((err) => app.log.error({ err }, "invariant index upkeep failed"));
+    };
+    app.addHook("onReady", async () => invariantIndex());
+    const invariantTimer = setInterval(invariantIndex, 60 * 60 * 1000);
+    invariantTimer.unref();
     // Votes of members who have become eligible start counting; contested songs past their open period settle.
     const sweep = () => {
       votesService.sweep().catch((err) => app.log.error({ err }, "vote sweep failed"));

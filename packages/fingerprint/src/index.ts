@@ -8,6 +8,7 @@ export * from "./dsp.js";
 export * from "./fingerprint.js";
 export * from "./hashes.js";
 export * from "./invariant.js";
+export * from "./invariant-lookup.js";
 export * from "./invariant-match.js";
 export * from "./invariant-peaks.js";
 export * from "./match.js";

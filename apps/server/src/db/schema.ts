@@ -1,4 +1,4 @@
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Timestamps: ISO strings in, ISO text (SQLite) or Date (PostgreSQL) out; map with toIso(). */
 export type Timestamp = ColumnType<string | Date, string, string>;
@@ -125,6 +125,8 @@ export type SongTable = {
   silence_ratio: number | null;
   fingerprinted_at: NullableTimestamp;
   fingerprint_preset: string | null;
+  invariant_preset: string | null;
+  invariant_at: NullableTimestamp;
   audio_match_song_id: string | null;
   audio_match_confidence: number | null;
   /** When an admin resolved the song as a fake leak, and who (decision 015). */
@@ -306,6 +308,10 @@ export type FingerprintTable = { hash: number; song_id: string; offset: number }
 
 /** Rows of `fingerprint` per hash, kept by triggers (migration 0017). */
 export type FingerprintHashTable = { hash: number; n: number };
+/** The invariant index (migration 0020): song numbers, entries by composite key, and rows per key. */
+export type FingerprintSongTable = { no: Generated<number>; song_id: string | null; created_at: Timestamp };
+export type FingerprintTripletTable = { ckey: number; entry: number };
+export type FingerprintTripletKeyTable = { key: number; n: number };
 
 export type PointsLedgerTable = {
   id: string;
@@ -395,6 +401,9 @@ export type DB = {
   waitlist_approval: WaitlistApprovalTable;
   fingerprint: FingerprintTable;
   fingerprint_hash: FingerprintHashTable;
+  fingerprint_song: FingerprintSongTable;
+  fingerprint_triplet: FingerprintTripletTable;
+  fingerprint_triplet_key: FingerprintTripletKeyTable;
   points_ledger: PointsLedgerTable;
   rate_limit: RateLimitTable;
   audit_log: AuditLogTable;

@@ -63,7 +63,15 @@ async function run(task: AudioTask): Promise<{ value: unknown; transfer: ArrayBu
     return { value: { file: "file" in source ? null : file, rows }, transfer: [] };
   }
   const result = await fingerprintAudioFile(task.file, task.format, task.preset, { maxSeconds: task.maxSeconds });
-  const buffers = new Set([result.hashes.hashes.buffer, result.hashes.offsets.buffer] as ArrayBuffer[]);
+  const { hashes } = result;
+  const inv = hashes.invariant;
+  const buffers = new Set([
+    hashes.hashes.buffer,
+    hashes.offsets.buffer,
+    inv.keys.buffer,
+    inv.hi.buffer,
+    inv.lo.buffer,
+  ] as ArrayBuffer[]);
   return { value: result, transfer: [...buffers] };
 }
 

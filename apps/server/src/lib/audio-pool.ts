@@ -4,9 +4,10 @@
 // runner is one job at a time already). Each job has a time bound and each thread a heap bound: a job past either
 // has its thread stopped and replaced, and the file is refused.
 import { Worker } from "node:worker_threads";
-import type { FingerprintConfig, Hashes } from "@unheard/fingerprint";
+import type { FingerprintConfig } from "@unheard/fingerprint";
 import { IMPORT_MESSAGES, MESSAGES, type SheetReading } from "@unheard/shared";
 import { AppError } from "../errors.js";
+import type { SongPrints } from "../modules/fingerprints/fingerprint-file.js";
 import type { RecognitionResult, RecognitionTask } from "../modules/fingerprints/recognition-tasks.js";
 import { SheetError } from "../modules/imports/csv.js";
 import type { SheetFile } from "../modules/imports/sheet-read.js";
@@ -41,7 +42,7 @@ export type AudioPool = {
     file: string,
     format: AudioFormat,
     preset: FingerprintConfig,
-  ): Promise<{ analysis: AudioAnalysis; hashes: Hashes }>;
+  ): Promise<{ analysis: AudioAnalysis; hashes: SongPrints }>;
   /**
    * One compute step of a recognition (decision 029). `continued`: a later step of a recognition already under way,
    * never refused as busy (its first step was admitted).

@@ -98,7 +98,8 @@ describeEachDialect("demo data", (dialect) => {
       expect(statSync(path.join(ctx.dataDir, "audio", s.audio_key ?? "")).size).toBe(Number(s.audio_size));
     }
     expect(new Set(songs.map((s) => s.audio_sha256)).size).toBe(songs.length);
-    // Fingerprinted where they were rendered: the cached hashes are what decoding the stored file gives.
+    // Fingerprinted where they were rendered: the cached hashes and invariant entries are what decoding the stored file
+    // gives.
     for (const s of songs.slice(0, 3)) {
       const file = path.join(ctx.dataDir, "audio", s.audio_key ?? "");
       const format = sniffAudio(readFileSync(file));
@@ -106,10 +107,12 @@ describeEachDialect("demo data", (dialect) => {
       const decoded = (await fingerprintAudioFile(file, format, DEFAULT_PRESET)).hashes;
       const cached = await readHashCache(hashCacheFile(hashCacheDirIn(CACHE), s.audio_sha256 ?? "", DEFAULT_PRESET));
       expect(cached?.count, s.title).toBeGreaterThan(1000);
+      expect(cached?.invariant.count, s.title).toBeGreaterThan(300);
       expect(cached).toEqual({
         count: decoded.count,
         hashes: decoded.hashes.slice(0, decoded.count),
         offsets: decoded.offsets.slice(0, decoded.count),
+        invariant: decoded.invariant,
       });
     }
     const jobs = await db.selectFrom("job").select("payload").where("kind", "=", INDEX_JOB).execute();

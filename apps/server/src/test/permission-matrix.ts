@@ -607,6 +607,7 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   }),
   row("GET", "/api/songs/:id/fingerprints", ADMINS, (fx) => ({ url: `/api/songs/${fx.ids.song}/fingerprints` })),
   get("/api/admin/jobs", ADMINS),
+  get("/api/admin/fingerprints/invariant", ADMINS),
 
   // Identify (issue 39, decision 032): every signed-in account, waitlisted ones too; it reads and writes nothing.
   row("POST", "/api/identify/pcm", SIGNED_IN, () => ({

@@ -91,13 +91,20 @@ export function createFingerprintsRepo(database: Database) {
       return Number(row.n);
     },
 
-    /** Songs with audio that have never been indexed (or were indexed with another preset). */
-    unindexed(preset: string) {
+    /** Songs with audio never indexed, or indexed with another preset or invariant index (decision 033). */
+    unindexed(preset: string, invariant: string) {
       return db
         .selectFrom("song")
         .select(["id", "title"])
         .where("audio_key", "is not", null)
-        .where((eb) => eb.or([eb("fingerprinted_at", "is", null), eb("fingerprint_preset", "!=", preset)]))
+        .where((eb) =>
+          eb.or([
+            eb("fingerprinted_at", "is", null),
+            eb("fingerprint_preset", "!=", preset),
+            eb("invariant_preset", "is", null),
+            eb("invariant_preset", "!=", invariant),
+          ]),
+        )
         .orderBy("created_at")
         .execute();
     },

@@ -45,7 +45,14 @@ const recognitionSchema = z.object({
   hashes: z.number(),
   seconds: z.number(),
   /** The match, with how sure it is in words and the runner-up's aligned hashes it stands out against. */
-  match: candidateSchema.extend({ certainty: z.enum(CERTAINTIES), runnerUpAligned: z.number() }).nullable(),
+  match: candidateSchema
+    .extend({
+      certainty: z.enum(CERTAINTIES),
+      runnerUpAligned: z.number(),
+      /** What lines up: hashes as stored or through a warp, or invariant triplets (decision 033). */
+      evidence: z.enum(["plain", "warped", "invariant"]),
+    })
+    .nullable(),
   candidates: z.array(candidateSchema),
   message: z.string(),
 });
@@ -171,6 +178,26 @@ export function fingerprintsRoutes(
     async (req) => {
       await viewers.admin(req);
       return fingerprints.status(req.params.id);
+    },
+  );
+
+  // How far the invariant index's background backfill is (decision 033).
+  app.get(
+    "/api/admin/fingerprints/invariant",
+    options(
+      z.object({
+        songs: z.number(),
+        indexed: z.number(),
+        remaining: z.number(),
+        retired: z.number(),
+        preset: z.string(),
+      }),
+    ),
+    async (req) => {
+      await viewers.admin(req);
+      const backfill = fingerprints.backfill;
+      if (!backfill) throw new AppError("not_found", MESSAGES.notFound);
+      return backfill.progress();
     },
   );
 

@@ -5,8 +5,11 @@ import {
   DEFAULT_PRESET,
   DEFAULT_WARP_SEARCH,
   decideWarped,
+  type EvidenceKind,
   type FingerprintConfig,
   type Hashes,
+  INVARIANT_INDEX,
+  type InvariantIndexConfig,
   isStretched,
   mergeRanked,
   rarestWithin,
@@ -26,13 +29,18 @@ import type { AudioStorage } from "../../lib/storage.js";
 import { nowIso, toIso } from "../../lib/time.js";
 import { fingerprintAudioFile, hashCacheFile, readHashCache } from "./fingerprint-file.js";
 import type { FingerprintsRepo } from "./fingerprints.repo.js";
+import { createInvariantBackfill } from "./invariant-backfill.js";
+import { createInvariantPass } from "./invariant-pass.js";
 import { type RecognitionTask, runRecognitionTask } from "./recognition-tasks.js";
+import type { TripletsRepo } from "./triplets.repo.js";
 
 /** The job that (re)indexes one song's audio. */
 export const INDEX_JOB = "fingerprint.index";
 /** Duplicate checks on upload look at this much audio from the middle of the file. */
 const DUPLICATE_EXCERPT_SECONDS = 30;
 
+/** The invariant pass looks at clips at least this long (shorter ones form too few triplets to stand out). */
+const INVARIANT_MIN_SECONDS = 2;
 /** The second pass looks for sped-up, pitch-shifted or stretched audio only in clips at least this long... */
 const WARP_MIN_SECONDS = 3;
 /** ...and only in their last this many seconds, which bounds its cost (decision 020). */
@@ -59,6 +67,9 @@ export type Recognition = {
     rows: number;
     /** Rows the second pass read (its search and its candidates' own rows); 0 when it did not run. */
     warpRows: number;
+    /** The invariant pass's time and rows read; 0 when it did not run. */
+    invariantMs: number;
+    invariantRows: number;
   };
   candidates: RecognitionCandidate[];
   match: RecognitionCandidate | null;
@@ -66,15 +77,20 @@ export type Recognition = {
   certainty: Certainty | null;
   /** The runner-up song's aligned hashes: the evidence the match stands out against. */
   runnerUpAligned: number;
+  /** Which pass found the match: aligned hashes as stored or through a warp, or aligned invariant triplets. */
+  evidence: EvidenceKind | null;
 };
 
 /** Indexing songs' audio, recognising clips, spotting duplicate uploads (issue 8). */
 export function createFingerprintsService(deps: {
   database: Database;
   repo: FingerprintsRepo;
+  triplets: TripletsRepo;
   storage: AudioStorage;
   jobs: JobQueue;
   preset?: FingerprintConfig;
+  /** The invariant index (decision 033); null turns its pass off. */
+  invariant?: InvariantIndexConfig | null;
   /** The second pass's search; null turns it off. */
   warpSearch?: WarpSearch | null;
   /** Where hashes computed ahead of time are kept by content (the demo catalogue's renders). */
@@ -82,14 +98,16 @@ export function createFingerprintsService(deps: {
   /** Decode and fingerprint a stored file, and recognise: the audio pool's threads (issue 24); unset, here. */
   pool?: Pick<AudioPool, "fingerprint" | "recognition" | "size">;
 }) {
-  const { database, repo, storage, jobs } = deps;
+  const { database, repo, triplets, storage, jobs } = deps;
   const preset = deps.preset ?? DEFAULT_PRESET;
+  const invariant = deps.invariant === undefined ? INVARIANT_INDEX : deps.invariant;
   const warpSearch = deps.warpSearch === undefined ? DEFAULT_WARP_SEARCH : deps.warpSearch;
   const grid = warpSearch ? warpGrid(warpSearch) : [];
   // Steps run on the audio pool's threads (decision 029); without a pool, here.
   const compute = <T extends RecognitionTask>(task: T, continued: boolean) =>
     deps.pool ? deps.pool.recognition(task, { continued }) : Promise.resolve().then(() => runRecognitionTask(task));
   const parts = deps.pool?.size ?? 1;
+  const recognizeInvariant = invariant ? createInvariantPass({ triplets, compute, config: invariant }) : null;
 
   /** The stored ones of `hashes` a query reads: rarest first within `budget` rows, by their counts (decision 029). */
   async function rarest(hashes: readonly number[], budget: number | null): Promise<number[]> {
@@ -156,11 +174,12 @@ export function createFingerprintsService(deps: {
   }
 
   /** The match's certainty word and the runner-up's count. */
-  function graded(r: { candidates: RecognitionCandidate[]; match: RecognitionCandidate | null }, warped: boolean) {
+  function graded(r: { candidates: RecognitionCandidate[]; match: RecognitionCandidate | null }, kind: EvidenceKind) {
     const runnerUpAligned = r.candidates.find((c) => c.songId !== r.match?.songId)?.aligned ?? 0;
     return {
-      certainty: r.match ? certaintyOf(r.match.aligned, runnerUpAligned, warped) : null,
+      certainty: r.match ? certaintyOf(r.match.aligned, runnerUpAligned, kind) : null,
       runnerUpAligned,
+      evidence: r.match ? kind : null,
     };
   }
 
@@ -199,27 +218,42 @@ export function createFingerprintsService(deps: {
       warpMs: 0,
       rows: result.rows,
       warpRows: 0,
+      invariantMs: 0,
+      invariantRows: 0,
     };
-    if (plain.match || !warpSearch || samples.length < WARP_MIN_SECONDS * sampleRate) {
-      return { hashes: fp.hashes.count, timings, ...plain, ...graded(plain, false) };
+    const hashes = fp.hashes.count;
+    const seconds = samples.length / sampleRate;
+    if (plain.match) return { hashes, timings, ...plain, ...graded(plain, "plain") };
+    // Second: the invariant index, one lookup whatever the clip's speed or pitch (decision 033).
+    if (recognizeInvariant && seconds >= INVARIANT_MIN_SECONDS) {
+      const inv = await recognizeInvariant(samples, sampleRate, true);
+      timings.invariantMs = performance.now() - t3;
+      timings.invariantRows = inv.rows;
+      if (inv.match)
+        return { hashes, timings, candidates: inv.candidates, match: inv.match, ...graded(inv, "invariant") };
     }
+    if (!warpSearch || seconds < WARP_MIN_SECONDS) return { hashes, timings, ...plain, ...graded(plain, "plain") };
+    // Last: the warped search, for what the invariant index misses (decision 033 measured it on reverb).
+    const t4 = performance.now();
     const warped = await recognizeWarped(samples, sampleRate, warpSearch);
-    timings.warpMs = performance.now() - t3;
+    timings.warpMs = performance.now() - t4;
     timings.warpRows = warped.rows;
     const { candidates, match: found } = warped.match ? warped : plain;
     return {
-      hashes: fp.hashes.count,
+      hashes,
       timings,
       candidates,
       match: found,
-      ...graded({ candidates, match: found }, !!warped.match),
+      ...graded({ candidates, match: found }, warped.match ? "warped" : "plain"),
     };
   }
 
   /** Hashes of a song's stored audio: from the hash cache when its content was fingerprinted before, else decoded. */
   async function hashesOf(song: { audio_key: string; audio_sha256: string | null }) {
     const cached =
-      deps.hashCacheDir && song.audio_sha256 ? hashCacheFile(deps.hashCacheDir, song.audio_sha256, preset) : "";
+      deps.hashCacheDir && song.audio_sha256
+        ? hashCacheFile(deps.hashCacheDir, song.audio_sha256, preset, invariant ?? undefined)
+        : "";
     const hit = cached ? await readHashCache(cached) : undefined;
     if (hit) return hit;
     const local = await storage.localFile(song.audio_key);
@@ -237,8 +271,11 @@ export function createFingerprintsService(deps: {
     }
   }
 
-  /** Fingerprint a song's stored audio and replace its hashes. */
-  async function indexSong(songId: string): Promise<void> {
+  /**
+   * Fingerprint a song's stored audio and replace its prints: the plain hashes (unless `plain` is false: the
+   * backfill of the invariant index) and the invariant entries.
+   */
+  async function indexSong(songId: string, opts: { plain?: boolean } = {}): Promise<void> {
     const song = await database.db
       .selectFrom("song")
       .select(["audio_key", "audio_sha256"])
@@ -246,26 +283,46 @@ export function createFingerprintsService(deps: {
       .executeTakeFirst();
     // A song deleted before its job ran has nothing left to index.
     if (!song?.audio_key) return;
-    const hashes = await hashesOf({ audio_key: song.audio_key, audio_sha256: song.audio_sha256 });
+    const prints = await hashesOf({ audio_key: song.audio_key, audio_sha256: song.audio_sha256 });
     await database.tx(async (trx) => {
       const still = await trx.selectFrom("song").select("audio_key").where("id", "=", songId).executeTakeFirst();
       // The audio changed (or the song went) while we decoded: the newer job will index it.
       if (still?.audio_key !== song.audio_key) return;
-      await repo.replace(trx, songId, hashes.hashes, hashes.offsets, hashes.count);
-      await trx
-        .updateTable("song")
-        .set({ fingerprinted_at: nowIso(), fingerprint_preset: preset.name })
-        .where("id", "=", songId)
-        .execute();
+      const now = nowIso();
+      if (opts.plain !== false) {
+        await repo.replace(trx, songId, prints.hashes, prints.offsets, prints.count);
+        await trx
+          .updateTable("song")
+          .set({ fingerprinted_at: now, fingerprint_preset: preset.name })
+          .where("id", "=", songId)
+          .execute();
+      }
+      if (invariant) {
+        await triplets.replace(trx, songId, prints.invariant);
+        await trx
+          .updateTable("song")
+          .set({ invariant_at: now, invariant_preset: invariant.name })
+          .where("id", "=", songId)
+          .execute();
+      }
     });
   }
 
-  jobs.register(INDEX_JOB, async (payload) => indexSong(String(payload.songId)));
+  const backfill = invariant
+    ? createInvariantBackfill({ database, triplets, jobs, config: invariant, plainPreset: preset.name, indexSong })
+    : null;
+  jobs.register(INDEX_JOB, async (payload) => {
+    await indexSong(String(payload.songId));
+    // A re-index leaves the song's old invariant rows to the sweep.
+    await backfill?.sweepSoon();
+  });
 
   return {
     preset,
     recognize,
     indexSong,
+    /** The invariant index's background backfill and sweep (null when the index is off). */
+    backfill,
 
     /** Queue indexing of a song (inside the caller's transaction when given). */
     enqueue(songId: string, trx?: Parameters<JobQueue["enqueue"]>[2]): Promise<string> {

@@ -15,6 +15,10 @@ import { describeEachDialect, useTestApp } from "../../test/harness.js";
 import { hashCacheDirIn, hashCacheFile, writeHashCache } from "./fingerprint-file.js";
 import { createFingerprintsRepo } from "./fingerprints.repo.js";
 import { createFingerprintsService } from "./fingerprints.service.js";
+import { createTripletsRepo } from "./triplets.repo.js";
+
+/** A cache entry's invariant part when a test is about its plain hashes. */
+const NO_INVARIANT = { count: 0, keys: new Int32Array(0), hi: new Uint32Array(0), lo: new Uint32Array(0) };
 
 const RATE = 22_050;
 
@@ -126,7 +130,8 @@ describeEachDialect("fingerprints", (dialect) => {
     expect(body.match?.song).toMatchObject({ id: songId, title: "Fingerprinted", artists: [{ name: "Finger" }] });
     expect(Math.abs(body.match.offsetSeconds - start)).toBeLessThan(0.1);
     // How sure, in words (decision 028), from the aligned hashes and the runner-up's.
-    expect(body.match.certainty).toBe(certaintyOf(body.match.aligned, body.match.runnerUpAligned, false));
+    expect(body.match.evidence).toBe("plain");
+    expect(body.match.certainty).toBe(certaintyOf(body.match.aligned, body.match.runnerUpAligned, "plain"));
     expect(body.match.runnerUpAligned).toBeLessThan(body.match.aligned / 3);
     expect(body.message).toMatch(/^Found \d+ potential match/);
     expect(body.hashes).toBeGreaterThan(50);
@@ -141,11 +146,13 @@ describeEachDialect("fingerprints", (dialect) => {
     const body = res.json();
     expect(body.match?.song.id).toBe(songId);
     expect(body.match.transform).toMatchObject({ kind: "speed", label: "sped up 12%" });
-    // Found through a warp: graded on the stricter warped levels.
-    expect(body.match.certainty).toBe(certaintyOf(body.match.aligned, body.match.runnerUpAligned, true));
+    // Found through the invariant index, in one lookup: graded on its levels.
+    expect(body.match.evidence).toBe("invariant");
+    expect(body.match.certainty).toBe(certaintyOf(body.match.aligned, body.match.runnerUpAligned, "invariant"));
     expect(Math.abs(body.match.transform.tempo - 1.12)).toBeLessThan(0.006);
     expect(Math.abs(body.match.offsetSeconds - start)).toBeLessThan(0.3);
-    expect(res.headers["server-timing"]).toMatch(/warp;dur=[1-9][0-9.]*;desc="[1-9][0-9]* rows"/);
+    expect(res.headers["server-timing"]).toMatch(/invariant;dur=[1-9][0-9.]*;desc="[1-9][0-9]* rows"/);
+    expect(res.headers["server-timing"]).toMatch(/warp;dur=0\.0;desc="0 rows"/);
   });
 
   it("recognises a pitch-shifted clip (tempo kept) and a time-stretched one (pitch kept)", async () => {
@@ -165,7 +172,7 @@ describeEachDialect("fingerprints", (dialect) => {
     expect(Math.abs(slow.match.offsetSeconds - start)).toBeLessThan(0.3);
   });
 
-  it("runs a recognition's compute on the audio pool's threads, the warped pass in parts, with the in-process answer", async () => {
+  it("runs a recognition's compute on the audio pool's threads (invariant pass, or the warped one in parts), with the in-process answer", async () => {
     const pool = createAudioPool({ workers: 2, queue: 4, jobMs: 30_000, maxSeconds: 600 });
     const steps: string[] = [];
     const recording: typeof pool = {
@@ -179,6 +186,7 @@ describeEachDialect("fingerprints", (dialect) => {
     const deps = {
       database: ctx.database,
       repo: createFingerprintsRepo(ctx.database),
+      triplets: createTripletsRepo(ctx.database),
       storage: createStorage(ctx.config),
       jobs: createJobQueue({ database: ctx.database, log: ctx.app.log }),
     };
@@ -188,7 +196,21 @@ describeEachDialect("fingerprints", (dialect) => {
         speedUp(track.subarray(Math.round(start * RATE), Math.round((start + 8) * RATE)), 0.93),
         10,
       );
-      const threaded = await createFingerprintsService({ ...deps, pool: recording }).recognize(clip, RATE);
+      // The invariant pass finds the sped-up clip in one lookup: no warp is searched.
+      const invariant = await createFingerprintsService({ ...deps, pool: recording }).recognize(clip, RATE);
+      expect(invariant.match?.songId).toBe(songId);
+      expect(steps).toEqual(["fingerprint", "match", "invariant-query", "invariant-plan", "invariant-match"]);
+      expect(invariant.timings.invariantRows).toBeGreaterThan(0);
+      expect(invariant.match?.warp?.tempo).toBeCloseTo(0.93, 2);
+      const invariantHere = await createFingerprintsService(deps).recognize(clip, RATE);
+      expect(invariant.candidates).toEqual(invariantHere.candidates);
+      expect(invariant.certainty).toBe(invariantHere.certainty);
+      // Without the invariant index, the warped search, in parts.
+      steps.length = 0;
+      const threaded = await createFingerprintsService({ ...deps, invariant: null, pool: recording }).recognize(
+        clip,
+        RATE,
+      );
       expect(threaded.match?.songId).toBe(songId);
       expect(steps).toEqual([
         "fingerprint",
@@ -199,7 +221,7 @@ describeEachDialect("fingerprints", (dialect) => {
         "verify-rank",
         "verify-rank",
       ]);
-      const here = await createFingerprintsService(deps).recognize(clip, RATE);
+      const here = await createFingerprintsService({ ...deps, invariant: null }).recognize(clip, RATE);
       expect(threaded.candidates).toEqual(here.candidates);
       expect(threaded.certainty).toBe(here.certainty);
       expect(threaded.timings.warpRows).toBe(here.timings.warpRows);
@@ -210,8 +232,9 @@ describeEachDialect("fingerprints", (dialect) => {
 
   it("answers a clip that plays as stored without a transform", async () => {
     const res = await recognizePcm(track.subarray(3 * RATE, 9 * RATE), boss.cookie);
-    expect(res.json().match).toMatchObject({ song: { id: songId }, transform: null });
-    expect(res.headers["server-timing"]).toMatch(/warp;dur=0\.0;desc="0 rows"/);
+    expect(res.json().match).toMatchObject({ song: { id: songId }, transform: null, evidence: "plain" });
+    // Found by the plain pass: neither the invariant pass nor the warped search runs.
+    expect(res.headers["server-timing"]).toMatch(/invariant;dur=0\.0;desc="0 rows", warp;dur=0\.0;desc="0 rows"/);
   });
 
   it("finds nothing for audio that is not in the catalogue", async () => {
@@ -298,11 +321,7 @@ describeEachDialect("fingerprints", (dialect) => {
         ...DEFAULT_PRESET,
         pairing: { ...DEFAULT_PRESET.pairing, fanOut: 1 },
       }),
-      {
-        count: 1,
-        hashes: Int32Array.of(99),
-        offsets: Int32Array.of(9),
-      },
+      { count: 1, hashes: Int32Array.of(99), offsets: Int32Array.of(9), invariant: NO_INVARIANT },
     );
     const stored = async () => {
       await ctx.app.jobs.enqueue("fingerprint.index", { songId });
@@ -319,6 +338,7 @@ describeEachDialect("fingerprints", (dialect) => {
       count: 2,
       hashes: Int32Array.of(7, -8),
       offsets: Int32Array.of(1, 2),
+      invariant: NO_INVARIANT,
     });
     expect((await stored()).map((r) => [Number(r.hash), Number(r.offset)])).toEqual([
       [7, 1],

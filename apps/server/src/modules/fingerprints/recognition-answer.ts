@@ -23,7 +23,7 @@ export async function present(
   const t = result.timings;
   reply.header(
     "Server-Timing",
-    `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, warp;dur=${t.warpMs.toFixed(1)};desc="${t.warpRows} rows"`,
+    `fingerprint;dur=${t.fingerprintMs.toFixed(1)}, lookup;dur=${t.lookupMs.toFixed(1)};desc="${t.rows} rows", match;dur=${t.matchMs.toFixed(1)}, invariant;dur=${t.invariantMs.toFixed(1)};desc="${t.invariantRows} rows", warp;dur=${t.warpMs.toFixed(1)};desc="${t.warpRows} rows"`,
   );
   const ids = [...new Set(result.candidates.map((c) => c.songId))];
   const rows = (await Promise.all(ids.map((id) => songs.visibleRow(id, viewer).catch(() => undefined)))).filter(
@@ -46,7 +46,12 @@ export async function present(
   const found = result.match ? withSong(result.match) : undefined;
   const matched =
     found && result.certainty
-      ? { ...found, certainty: result.certainty, runnerUpAligned: result.runnerUpAligned }
+      ? {
+          ...found,
+          certainty: result.certainty,
+          runnerUpAligned: result.runnerUpAligned,
+          evidence: result.evidence ?? "plain",
+        }
       : null;
   return {
     hashes: result.hashes,

@@ -8,13 +8,21 @@ import {
   type FingerprintConfig,
   fingerprintQuery,
   type Hashes,
+  type InvariantIndexConfig,
+  type InvariantMatchResult,
+  type InvariantPostings,
+  invariantQuery,
+  type LookupUnit,
   lookupFromColumns,
   match,
+  matchInvariant,
   type PostingColumns,
+  planInvariantLookup,
   prepareWarpQuery,
   rankWarps,
   searchHashes,
   type TempoEstimate,
+  type Triplets,
   verifyRank,
   type Warp,
   type WarpedCandidate,
@@ -22,6 +30,7 @@ import {
   type WarpSearch,
 } from "@unheard/fingerprint";
 import type { PostingsJson } from "./fingerprints.repo.js";
+import type { TripletRowsJson } from "./triplets.repo.js";
 
 /** One step of a recognition. */
 export type RecognitionTask =
@@ -41,7 +50,26 @@ export type RecognitionTask =
   /** Rank songs over some of the grid's warps (`hashes` are those warps' search hashes). */
   | { kind: "warp-rank"; query: WarpQuery; warps: Warp[]; hashes: Hashes[]; postings: PostingsJson; limit: number }
   /** Verify the candidates under some of the finer warps, against their own rows. */
-  | { kind: "verify-rank"; query: WarpQuery; warps: Warp[]; rows: PostingsJson; search: WarpSearch };
+  | { kind: "verify-rank"; query: WarpQuery; warps: Warp[]; rows: PostingsJson; search: WarpSearch }
+  /** The invariant pass (decision 033): a clip's widened triplets, its primary keys and its distinct keys. */
+  | { kind: "invariant-query"; samples: Float32Array; sampleRate: number; config: InvariantIndexConfig }
+  /** Which of its keys a clip reads, and which ranges under each, in order (`counts`: stored rows per key). */
+  | {
+      kind: "invariant-plan";
+      triplets: Triplets;
+      primary: Int32Array;
+      keys: number[];
+      counts: number[];
+      config: InvariantIndexConfig;
+    }
+  /** Match a clip's triplets on the rows read, leaving out numbers that lost their song. */
+  | {
+      kind: "invariant-match";
+      triplets: Triplets;
+      rows: TripletRowsJson[];
+      retired: number[];
+      config: InvariantIndexConfig;
+    };
 
 type Results = {
   fingerprint: { hashes: Hashes; distinct: number[] };
@@ -49,6 +77,9 @@ type Results = {
   "warp-query": { query: WarpQuery; hashes: Hashes[]; distinct: number[] };
   "warp-rank": { ranked: WarpedCandidate[]; rows: number };
   "verify-rank": { ranked: WarpedCandidate[]; rows: number };
+  "invariant-query": { triplets: Triplets; primary: Int32Array; keys: number[] };
+  "invariant-plan": { units: LookupUnit[] };
+  "invariant-match": InvariantMatchResult & { rows: number };
 };
 
 /** What a step answers. */
@@ -107,6 +138,41 @@ function run(task: RecognitionTask): Results[RecognitionTask["kind"]] {
         ranked: rankWarps(task.warps, task.hashes, lookup, task.query.config, task.limit),
         rows: columns.hashes.length,
       };
+    }
+    case "invariant-query": {
+      const { analysis, widening } = task.config;
+      const q = invariantQuery(task.samples, task.sampleRate, analysis, widening);
+      return {
+        triplets: q.triplets,
+        primary: q.primary,
+        keys: [...new Set(q.triplets.keys.subarray(0, q.triplets.count))],
+      };
+    }
+    case "invariant-plan": {
+      const counts = new Map(task.keys.map((k, i) => [k, task.counts[i] as number]));
+      return { units: planInvariantLookup(task.triplets, task.primary, counts, task.config) };
+    }
+    case "invariant-match": {
+      const retired = new Set(task.retired);
+      const byKey = new Map<number, InvariantPostings>();
+      let rows = 0;
+      for (const r of task.rows) {
+        const h = JSON.parse(r.h) as number[];
+        const l = JSON.parse(r.l) as number[];
+        const hi: number[] = [];
+        const lo: number[] = [];
+        for (let i = 0; i < h.length; i++) {
+          const high = Number(h[i]);
+          if (retired.size > 0 && retired.has(Math.floor(high / 4096))) continue;
+          hi.push(high);
+          lo.push(Number(l[i]));
+        }
+        rows += hi.length;
+        byKey.set(r.key, { count: hi.length, hi, lo });
+      }
+      const empty: InvariantPostings = { count: 0, hi: [], lo: [] };
+      const result = matchInvariant(task.triplets, (k) => byKey.get(k) ?? empty, [], task.config.match);
+      return { ...result, rows };
     }
     case "verify-rank": {
       const columns = parsePostings(task.rows);

@@ -29,6 +29,8 @@ export type RecognitionResult = {
 export type RecognitionMatch = RecognitionCandidate & {
   certainty: "sure" | "likely" | "weak";
   runnerUpAligned: number;
+  /** What lines up: hashes as stored or through a warp, or speed- and pitch-invariant triplets (decision 033). */
+  evidence: "plain" | "warped" | "invariant";
 };
 
 /** GET /api/songs/:id/fingerprints. */

@@ -56,8 +56,8 @@ function MatchCard({ match }: { match: RecognitionMatch }) {
           <dt className="text-xs text-zinc-400">How sure</dt>
           <dd className={clsx("text-lg font-semibold", certainty.className)}>{certainty.word}</dd>
           <dd className="max-w-56 text-xs text-zinc-400">
-            {match.aligned.toLocaleString()} hashes line up, the next song {match.runnerUpAligned.toLocaleString()}:{" "}
-            {certainty.says}
+            {match.aligned.toLocaleString()} {match.evidence === "invariant" ? "triplets" : "hashes"} line up, the next
+            song {match.runnerUpAligned.toLocaleString()}: {certainty.says}
           </dd>
         </div>
         <div>

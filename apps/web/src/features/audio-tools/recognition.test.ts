@@ -12,7 +12,9 @@ const candidate = (id: string, aligned: number, confidence: number): Recognition
 const result = (match: RecognitionCandidate | null, candidates: RecognitionCandidate[]): RecognitionResult => ({
   hashes: 100,
   seconds: 3,
-  match: match ? ({ ...match, certainty: "likely", runnerUpAligned: 0 } satisfies RecognitionMatch) : null,
+  match: match
+    ? ({ ...match, certainty: "likely", runnerUpAligned: 0, evidence: "plain" } satisfies RecognitionMatch)
+    : null,
   candidates,
   message: "",
 });
