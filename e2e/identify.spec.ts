@@ -7,7 +7,7 @@ import { MESSAGES, type Song } from "@unheard/shared";
 import { addNoise, noisyExcerpt, pcmWav, randomNotesTrack } from "./support/audio-fixtures";
 import { fakeMicrophonePage, indexedSong, loginSuper, songPcm } from "./support/audio-tools";
 import { baseURL } from "./support/env";
-import { expect, test } from "./support/fixtures";
+import { as, expect, test } from "./support/fixtures";
 import { closeAll, createMember, memberPage } from "./support/members";
 
 // Issue 39: Identify for every member. A member records a sped-up edit of a demo song through Chromium's fake
@@ -142,6 +142,31 @@ test.describe("identify", () => {
       await expect(match).toBeVisible({ timeout: 20_000 });
       await expect(match.getByRole("link", { name: FILE_SONG })).toBeVisible();
       await expect(match.getByTestId("identify-transform")).toHaveText("HeardAs released");
+      // Wrong song? The member reports it with the clip attached: the one way a clip is kept.
+      await page.getByRole("button", { name: "Wrong song? Report it with your clip" }).click();
+      const dialog = page.getByRole("dialog", { name: "Report with your clip" });
+      await expect(dialog).toContainText(MESSAGES.identifyClipAttachNote);
+      await dialog.getByRole("radio", { name: "Wrong title" }).check();
+      await dialog.getByLabel("Details").fill("Identify named this; the clip is another song");
+      await dialog.getByRole("button", { name: "Send report and clip" }).click();
+      await expect(page.getByText(MESSAGES.identifyReportSent).first()).toBeVisible();
+      await expect(page.getByRole("button", { name: "Wrong song? Report it with your clip" })).toHaveCount(0);
+      // An admin handling reports hears the clip in the queue.
+      const admin = await browser.newContext({ storageState: as("admin") });
+      try {
+        const adminPage = await admin.newPage();
+        await adminPage.goto("/reports");
+        const row = adminPage.getByRole("article").filter({ hasText: "the clip is another song" });
+        const audio = row.getByTestId("report-clip");
+        await expect(audio).toBeVisible();
+        const src = await audio.getAttribute("src");
+        const heard = await adminPage.request.get(src ?? "");
+        expect(heard.status()).toBe(200);
+        expect(heard.headers()["content-type"]).toBe("audio/wav");
+        expect((await heard.body()).equals(fileClip)).toBe(true);
+      } finally {
+        await admin.close();
+      }
       // Waitlisted (decision 032): the page is theirs too; unknown music has no upload link for them yet.
       await waiting.page.goto("/identify");
       await expect(waiting.page).toHaveURL(/\/identify$/);

@@ -73,6 +73,7 @@ import { createOpenDataService } from "./modules/open-data/open-data.service.js"
 import { createPlaysRepo } from "./modules/plays/plays.repo.js";
 import { playsRoutes } from "./modules/plays/plays.routes.js";
 import { createPlaysService } from "./modules/plays/plays.service.js";
+import { createReportClips } from "./modules/reports/report-clips.js";
 import { reportsRoutes } from "./modules/reports/reports.routes.js";
 import { createReportsService } from "./modules/reports/reports.service.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
@@ -417,18 +418,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   soundcloudRoutes(app, { soundcloud, viewers });
   votesRoutes(app, { votesService, viewers });
   app.decorate("voteSweep", (now?: number) => votesService.sweep(now));
-  reportsRoutes(app, {
-    reportsService: createReportsService({
-      database,
-      bus,
-      notifier,
-      trust,
-      votes: votesService,
-      limiter,
-      perMinute: config.reportsPerMinute,
-    }),
-    viewers,
+  const reportsService = createReportsService({
+    database,
+    bus,
+    notifier,
+    trust,
+    votes: votesService,
+    limiter,
+    perMinute: config.reportsPerMinute,
+    clips: createReportClips(config.dataDir),
   });
+  reportsRoutes(app, { reportsService, viewers });
   editSuggestionsRoutes(app, {
     suggestions: createEditSuggestionsService({
       database,
@@ -458,6 +458,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       limits: config.identify,
       dataDir: config.dataDir,
       decode: audioPool.decode,
+      reports: reportsService,
     }),
     viewers,
   });

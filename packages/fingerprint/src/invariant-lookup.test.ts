@@ -4,6 +4,7 @@ import { invariantFingerprint, invariantQuery, packInvariantEntry } from "./inva
 import {
   compositeKey,
   INVARIANT_INDEX,
+  invariantWarp,
   keyOfComposite,
   planInvariantLookup,
   SUFFIX_BANDS,
@@ -61,5 +62,19 @@ describe("the invariant index's layout and lookup plan (decision 033)", () => {
     for (let i = 1; i < units.length; i++) expect(units[i]?.cost).toBeGreaterThanOrEqual(units[i - 1]?.cost as number);
     // Keys with no stored rows are not read at all.
     expect(planInvariantLookup(q.triplets, q.primary, new Map())).toEqual([]);
+  });
+
+  it("reads a match's factors as the edit people make: speed, pitch shift, time-stretch, or none", () => {
+    // Sped up 12%: the pitch estimate (+2.0) is within its error of the speed's own (+1.96): tempo and pitch together.
+    expect(invariantWarp(1.12, 2.0)).toEqual({ tempo: 1.12, pitch: 1.12 });
+    expect(invariantWarp(0.85, 12 * Math.log2(0.85) - 0.1)).toEqual({ tempo: 0.85, pitch: 0.85 });
+    // Pitch-shifted 2 semitones, tempo kept (within 0.4%).
+    expect(invariantWarp(1.003, -2.02)).toEqual({ tempo: 1, pitch: 2 ** (-2.02 / 12) });
+    // Time-stretched, pitch kept.
+    expect(invariantWarp(0.95, 0.05)).toEqual({ tempo: 0.95, pitch: 1 });
+    // As stored.
+    expect(invariantWarp(0.999, -0.04)).toEqual({ tempo: 1, pitch: 1 });
+    // Both changed apart: kept as estimated.
+    expect(invariantWarp(1.1, 3).pitch).toBeCloseTo(2 ** 0.25, 10);
   });
 });

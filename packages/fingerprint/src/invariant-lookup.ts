@@ -138,3 +138,21 @@ export function planInvariantLookup(
   }
   return units.sort((x, y) => x.cost - y.cost || x.key - y.key);
 }
+
+/** Semitones within which an invariant match's pitch is read as the speed's own, or as none (its estimate's error). */
+export const INVARIANT_PITCH_SNAP = 0.15;
+/** A time factor within this of 1 is read as unchanged. */
+export const INVARIANT_TEMPO_SNAP = 0.004;
+
+/**
+ * The warp (tempo and pitch factors) of an invariant match, its estimates snapped to the edits people make: a pitch
+ * within INVARIANT_PITCH_SNAP of the speed's own (12 log2 of the time factor) is a speed edit (tempo and pitch
+ * together), a pitch that near 0 is unchanged, a time factor that near 1 is unchanged.
+ */
+export function invariantWarp(timeFactor: number, pitchSemitones: number): { tempo: number; pitch: number } {
+  const tempo = Math.abs(timeFactor - 1) <= INVARIANT_TEMPO_SNAP ? 1 : timeFactor;
+  if (tempo !== 1 && Math.abs(pitchSemitones - 12 * Math.log2(tempo)) <= INVARIANT_PITCH_SNAP)
+    return { tempo, pitch: tempo };
+  if (Math.abs(pitchSemitones) <= INVARIANT_PITCH_SNAP) return { tempo, pitch: 1 };
+  return { tempo, pitch: 2 ** (pitchSemitones / 12) };
+}

@@ -232,7 +232,11 @@ export const MESSAGES = {
   identifyHeardNothing: "Hardly any music came through in that clip",
   identifyHeardNothingGuidance: "Hold your phone close to the speaker, turn the music up, and try again.",
   identifyBusy: "Identify is busy with other clips right now. Please try again in a minute.",
-  identifyClipsNotKept: "Clips are not kept: yours is listened to once, to find the song, and then thrown away.",
+  identifyClipsNotKept:
+    "Clips are not kept: yours is listened to once, to find the song, and then thrown away, unless you attach it to a report.",
+  identifyClipAttachNote: "Your clip is kept with the report until an admin has handled it, then deleted.",
+  identifyReportSent: "Thanks, your report and clip were sent to the admins.",
+  reportClipGone: "This report has no clip (any more)",
   // Generic
   signInRequired: "Please sign in to continue",
   adminOnly: "Admin access only.",

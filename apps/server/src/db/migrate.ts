@@ -19,6 +19,7 @@ import * as m0017 from "./migrations/0017_fingerprint_hash_counts.js";
 import * as m0018 from "./migrations/0018_tracker_sync.js";
 import * as m0019 from "./migrations/0019_drop_old_search_tables.js";
 import * as m0020 from "./migrations/0020_invariant_index.js";
+import * as m0021 from "./migrations/0021_report_clips.js";
 import type { DB } from "./schema.js";
 
 /** Migrations are imported, not read from disk, so the same set runs from source, tests and builds. */
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0018_tracker_sync": m0018,
   "0019_drop_old_search_tables": m0019,
   "0020_invariant_index": m0020,
+  "0021_report_clips": m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

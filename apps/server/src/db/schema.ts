@@ -193,6 +193,9 @@ export type ReportTable = {
   created_at: Timestamp;
   processed_at: NullableTimestamp;
   processed_by: string | null;
+  /** A clip the reporter attached from Identify (migration 0021), under $DATA_DIR/report-clips. */
+  clip_key: ColumnType<string | null, string | null | undefined, string | null>;
+  clip_mime: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 export type EditSuggestionTable = {

@@ -461,6 +461,13 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
     onFreshSong("/reports", () => ({ reason: "duplicate" })),
   ),
   needs("canManageReports", get("/api/reports", ADMINS)),
+  // A report without a clip: admins who handle reports are told there is none (404); the rest are refused first.
+  needs(
+    "canManageReports",
+    row("GET", "/api/reports/:id/clip", [401, 403, 403, 403, 404, 404, 403], async (fx) => ({
+      url: `/api/reports/${await fx.freshReport()}/clip`,
+    })),
+  ),
   needs(
     "canManageReports",
     row("POST", "/api/reports/:id/process", ADMINS, async (fx) => ({
@@ -618,6 +625,14 @@ export const PERMISSION_MATRIX: MatrixCase[] = [
   row("POST", "/api/identify/file", SIGNED_IN, () => {
     const body = multipart({}, { name: "clip.wav", data: wavFile(1, "matrix identify clip") });
     return { url: "/api/identify/file", payload: body.payload, headers: body.headers };
+  }),
+  // A report with the clip attached: members, as reports are; own songs cannot be reported.
+  row("POST", "/api/identify/report", [401, 403, 201, 201, 201, 201, 403], async (fx) => {
+    const body = multipart(
+      { songId: await fx.freshSong(), reason: "wrong_title" },
+      { name: "clip.wav", data: wavFile(1, "matrix report clip"), field: "clip" },
+    );
+    return { url: "/api/identify/report", payload: body.payload, headers: body.headers };
   }),
 ];
 

@@ -32,6 +32,8 @@ export const reportSchema = z.object({
   processedAt: z.string().nullable(),
   processedBy: z.string().nullable(),
   songHidden: z.boolean(),
+  /** The reporter attached the clip they identified the song from (GET /api/reports/:id/clip). */
+  hasClip: z.boolean(),
 });
 export type Report = z.infer<typeof reportSchema>;
 /**

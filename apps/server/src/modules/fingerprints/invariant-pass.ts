@@ -1,7 +1,7 @@
 // The invariant pass of a recognition (issue 39, decision 033): a clip's speed- and pitch-invariant triplets are
 // looked up once, whatever the clip's speed or pitch, instead of once per warp. Compute steps run on the audio
 // pool's threads; here the rows are chosen and read.
-import type { InvariantCandidate, InvariantIndexConfig } from "@unheard/fingerprint";
+import { type InvariantCandidate, type InvariantIndexConfig, invariantWarp } from "@unheard/fingerprint";
 import type { RecognitionCandidate } from "./fingerprints.service.js";
 import type { RecognitionResult, RecognitionTask } from "./recognition-tasks.js";
 import type { TripletsRepo } from "./triplets.repo.js";
@@ -55,7 +55,7 @@ export function createInvariantPass(deps: { triplets: TripletsRepo; compute: Com
         // The share of the clip's triplets that line up, as the plain pass's confidence is a share of its hashes.
         confidence: Math.min(1, c.score / Math.max(1, c.hits)),
         offsetSeconds: c.offsetSeconds,
-        warp: { tempo: c.timeFactor, pitch: 2 ** (c.pitchSemitones / 12) },
+        warp: invariantWarp(c.timeFactor, c.pitchSemitones),
       };
     };
     const candidates = result.candidates.map(shape).filter((c): c is RecognitionCandidate => c !== null);

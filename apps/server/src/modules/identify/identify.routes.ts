@@ -1,11 +1,21 @@
-import { identifyAnswerSchema, identifyPcmQuerySchema, MESSAGES } from "@unheard/shared";
+import {
+  identifyAnswerSchema,
+  identifyPcmQuerySchema,
+  MESSAGES,
+  okSchema,
+  REPORT_REASONS,
+  reportInputSchema,
+} from "@unheard/shared";
+import { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http.js";
 import { routeOptions } from "../../lib/route-schemas.js";
 import type { ViewerResolver } from "../auth/viewer.js";
 import { type IdentifyService, MAX_CLIP_BYTES } from "./identify.service.js";
 
-const options = routeOptions(["identify"], 400, 401, 413, 415, 429, 503);
+const options = routeOptions(["identify"], 400, 401, 403, 404, 409, 413, 415, 429, 503);
+/** The report's fields, sent before the clip in the form. */
+const reportFieldsSchema = reportInputSchema.extend({ songId: z.string().min(1).max(64) });
 /** The raw PCM body's limit: 20 s at the highest rate the query takes (48 kHz, 16-bit) is 1.9 MB; past this, 413. */
 const PCM_BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -44,6 +54,46 @@ export function identifyRoutes(app: App, deps: { identify: IdentifyService; view
       const file = await req.file({ limits: { fileSize: MAX_CLIP_BYTES, files: 1 } });
       if (!file) throw new AppError("validation_failed", MESSAGES.uploadAudioRequired);
       return identify.fromFile(viewer, file, reply);
+    },
+  );
+
+  // A report of the song Identify named, with the clip attached (the only way a clip is kept; issue 39).
+  app.post(
+    "/api/identify/report",
+    { schema: { ...options(okSchema, {}, 201).schema, consumes: ["multipart/form-data"] } },
+    async (req, reply) => {
+      const viewer = await viewers.member(req, MESSAGES.loginToReport);
+      if (!req.isMultipart()) throw new AppError("unsupported_media_type", "Send the report as multipart/form-data");
+      // The clip is decoded as an Identify clip is: it counts against the same hourly limits.
+      await identify.admit(viewer, req.ip);
+      const fields: Record<string, string> = {};
+      for await (const part of req.parts({
+        limits: { fileSize: MAX_CLIP_BYTES, files: 1, fields: 4, fieldSize: 2000 },
+      })) {
+        if (part.type === "field") {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== "clip") {
+          part.file.resume();
+          continue;
+        }
+        const parsed = reportFieldsSchema.safeParse(fields);
+        if (!parsed.success) {
+          part.file.resume();
+          const reasonMissing = !REPORT_REASONS.includes(fields.reason as (typeof REPORT_REASONS)[number]);
+          throw new AppError(
+            "validation_failed",
+            reasonMissing
+              ? MESSAGES.reportReasonRequired
+              : (parsed.error.issues[0]?.message ?? MESSAGES.reportReasonRequired),
+          );
+        }
+        const { songId, ...input } = parsed.data;
+        await identify.report(viewer, songId, input, part);
+        return reply.status(201).send({ ok: true as const, message: MESSAGES.identifyReportSent });
+      }
+      throw new AppError("validation_failed", MESSAGES.uploadAudioRequired);
     },
   );
 }

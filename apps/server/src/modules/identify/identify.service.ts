@@ -1,6 +1,7 @@
 // Identify (issue 39, decision 032): any signed-in member, waitlisted ones too, names a song from a clip of at most
 // 20 s, within hourly limits per member and per address, through the audio pool's queue. No clip is kept: the
-// microphone's PCM lives in this request's memory only, and a clip file in a temp file removed on every path.
+// microphone's PCM lives in this request's memory only, and a clip file in a temp file removed on every path,
+// unless the member sends it with a report (`report`): then it is kept with the report until an admin handles it.
 import { createWriteStream } from "node:fs";
 import { mkdir, open, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -17,6 +18,7 @@ import {
 } from "@unheard/shared";
 import { AppError } from "../../errors.js";
 import {
+  type AudioFormat,
   audioErrorMessage,
   type DecodedAudio,
   decodeAudioFile,
@@ -30,6 +32,7 @@ import { clientKey, type Limit, type RateLimiter } from "../../lib/rate-limit.js
 import type { Viewer } from "../auth/viewer.js";
 import type { FingerprintsService, Recognition } from "../fingerprints/fingerprints.service.js";
 import { present } from "../fingerprints/recognition-answer.js";
+import type { ReportsService } from "../reports/reports.service.js";
 import type { SongsService } from "../songs/songs.service.js";
 
 /** The longest clip listened to, in seconds. */
@@ -75,6 +78,8 @@ export function createIdentifyService(deps: {
   dataDir: string;
   /** Decode a clip file: the audio pool's threads (admitted like an upload); unset, on this thread. */
   decode?: AudioPool["decode"];
+  /** Filing a report with the clip attached. */
+  reports?: Pick<ReportsService, "create">;
 }) {
   const { fingerprints, songs, limiter, limits } = deps;
   const memberLimit: Limit = { name: "identify-member", limit: limits.perMemberHour, windowSec: HOUR };
@@ -164,6 +169,47 @@ export function createIdentifyService(deps: {
     }
   }
 
+  /** Write a clip file to a temp file within the size limit; its path (the caller removes it). */
+  async function received(clip: ClipFile): Promise<string> {
+    const dir = path.join(deps.dataDir, "tmp");
+    await mkdir(dir, { recursive: true });
+    const tmp = path.join(dir, `${newId()}.identify`);
+    const tooLarge = () => new AppError("payload_too_large", identifyFileTooLargeMessage(IDENTIFY_LIMITS.maxFileMb));
+    try {
+      await pipeline(clip.file, createWriteStream(tmp)).catch((err: { statusCode?: number }) => {
+        // The parser stops a file at its size limit with a 413 of its own; said here for Identify.
+        throw err.statusCode === 413 ? tooLarge() : err;
+      });
+      if (clip.file.truncated) throw tooLarge();
+      return tmp;
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** A clip file that is audio of at most 20 s (headers first, then decoded on the pool), or a clear refusal. */
+  async function checked(tmp: string, filename: string): Promise<{ format: AudioFormat; decoded: DecodedAudio }> {
+    const format = sniffAudio(await headOf(tmp));
+    if (!format) throw new AppError("unsupported_media_type", unrecognisedAudioMessage(filename));
+    const maxSeconds = MAX_CLIP_SECONDS + FILE_LENGTH_TOLERANCE_SECONDS;
+    // A file whose headers promise a longer clip is refused before anything is decoded.
+    const declared = await declaredLength(tmp, format.decoder, (await stat(tmp)).size).catch(() => undefined);
+    if (declared?.seconds && declared.seconds > maxSeconds)
+      throw new AppError("payload_too_large", identifyClipTooLongMessage(MAX_CLIP_SECONDS));
+    let decoded: DecodedAudio;
+    try {
+      // On the audio pool's threads, admitted through its queue like an upload (busy: 503).
+      decoded = await (deps.decode ?? decodeAudioFile)(tmp, format, { keepSeconds: maxSeconds });
+    } catch (err) {
+      if (err instanceof AppError) busy(err);
+      throw new AppError("bad_request", audioErrorMessage(err));
+    }
+    if (decoded.durationSec > maxSeconds)
+      throw new AppError("payload_too_large", identifyClipTooLongMessage(MAX_CLIP_SECONDS));
+    return { format, decoded };
+  }
+
   return {
     /**
      * Count one clip against the member's and the address's hourly limits (before any work), refusing past either
@@ -190,38 +236,34 @@ export function createIdentifyService(deps: {
 
     /** Name the song of an uploaded clip file; the file is removed whatever happens. */
     async fromFile(viewer: Viewer, clip: ClipFile, reply: Reply): Promise<IdentifyAnswer> {
-      const dir = path.join(deps.dataDir, "tmp");
-      await mkdir(dir, { recursive: true });
-      const tmp = path.join(dir, `${newId()}.identify`);
+      const tmp = await received(clip);
       try {
-        const tooLarge = () =>
-          new AppError("payload_too_large", identifyFileTooLargeMessage(IDENTIFY_LIMITS.maxFileMb));
-        await pipeline(clip.file, createWriteStream(tmp)).catch((err: { statusCode?: number }) => {
-          // The parser stops a file at its size limit with a 413 of its own; said here for Identify.
-          throw err.statusCode === 413 ? tooLarge() : err;
-        });
-        if (clip.file.truncated) throw tooLarge();
-        const format = sniffAudio(await headOf(tmp));
-        if (!format) throw new AppError("unsupported_media_type", unrecognisedAudioMessage(clip.filename));
-        const maxSeconds = MAX_CLIP_SECONDS + FILE_LENGTH_TOLERANCE_SECONDS;
-        // A file whose headers promise a longer clip is refused before anything is decoded.
-        const declared = await declaredLength(tmp, format.decoder, (await stat(tmp)).size).catch(() => undefined);
-        if (declared?.seconds && declared.seconds > maxSeconds)
-          throw new AppError("payload_too_large", identifyClipTooLongMessage(MAX_CLIP_SECONDS));
-        let decoded: DecodedAudio;
-        try {
-          // On the audio pool's threads, admitted through its queue like an upload (busy: 503).
-          decoded = await (deps.decode ?? decodeAudioFile)(tmp, format, { keepSeconds: maxSeconds });
-        } catch (err) {
-          if (err instanceof AppError) busy(err);
-          throw new AppError("bad_request", audioErrorMessage(err));
-        }
-        if (decoded.durationSec > maxSeconds)
-          throw new AppError("payload_too_large", identifyClipTooLongMessage(MAX_CLIP_SECONDS));
+        const { decoded } = await checked(tmp, clip.filename);
         // Admitted with the decode: the recognition is part of the same work and is not refused halfway.
         const result = await fingerprints.recognize(decoded.mono, decoded.monoRate, true);
         return answer(result, decoded.mono, decoded.mono.length / decoded.monoRate, viewer, reply);
       } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+
+    /**
+     * Report a song with the clip the member identified it from attached: the clip is checked as Identify checks
+     * it (audio, at most 20 s), then kept with the report until an admin handles it. Returns the report's id.
+     */
+    async report(
+      viewer: Viewer,
+      songId: string,
+      input: Parameters<ReportsService["create"]>[2],
+      clip: ClipFile,
+    ): Promise<string> {
+      if (!deps.reports) throw new AppError("not_found", MESSAGES.notFound);
+      const tmp = await received(clip);
+      try {
+        const { format } = await checked(tmp, clip.filename);
+        return await deps.reports.create(viewer, songId, input, { tmp, ext: format.ext, mime: format.mime });
+      } finally {
+        // Moved in as the report's clip when it was filed; otherwise removed here.
         await rm(tmp, { force: true });
       }
     },

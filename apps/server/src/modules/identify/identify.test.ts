@@ -320,6 +320,99 @@ describeEachDialect("identify", (dialect) => {
       expect(dataFiles(ctx.dataDir, "tmp")).toEqual([]);
     });
   });
+
+  describe("a report with the clip attached (the only way a clip is kept)", () => {
+    /** Report `song` with a clip file, as the holder of `cookie`. */
+    const reportWithClip = (cookie: string, fields: Record<string, string>, data: Buffer, name = "clip.wav") => {
+      const body = multipart(fields, { name, data, field: "clip" });
+      return ctx.app.inject({
+        method: "POST",
+        url: "/api/identify/report",
+        payload: body.payload,
+        headers: { ...body.headers, cookie },
+      });
+    };
+    const clipFiles = () => dataFiles(ctx.dataDir, "report-clips");
+    const pendingReports = async () =>
+      (await ctx.app.inject({ method: "GET", url: "/api/reports", headers: { cookie: users.admin.cookie } })).json()
+        .items as { id: string; songId: string; hasClip: boolean }[];
+
+    it("files the report with its clip; admins who handle reports listen to it; handling it deletes the clip", async () => {
+      const wav = encodeWav(excerpt(track, 5, 6), RATE);
+      const res = await reportWithClip(
+        users.fan.cookie,
+        { songId, reason: "wrong_title", details: "Identify named this, but it is another song" },
+        wav,
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().message).toBe(MESSAGES.identifyReportSent);
+      expect(clipFiles()).toHaveLength(1);
+      expect(dataFiles(ctx.dataDir, "tmp")).toEqual([]);
+      const report = (await pendingReports()).find((r) => r.songId === songId);
+      expect(report?.hasClip).toBe(true);
+      const heard = await ctx.app.inject({
+        method: "GET",
+        url: `/api/reports/${report?.id}/clip`,
+        headers: { cookie: users.admin.cookie },
+      });
+      expect(heard.statusCode).toBe(200);
+      expect(heard.headers["content-type"]).toBe("audio/wav");
+      expect(heard.headers["cache-control"]).toBe("private, no-store");
+      expect(Buffer.compare(heard.rawPayload, wav)).toBe(0);
+      // Not for the reporter, another member or a visitor.
+      for (const cookie of [users.fan.cookie, users.up.cookie, undefined]) {
+        const refused = await ctx.app.inject({
+          method: "GET",
+          url: `/api/reports/${report?.id}/clip`,
+          headers: cookie ? { cookie } : {},
+        });
+        expect(refused.statusCode).toBe(cookie ? 403 : 401);
+      }
+      const done = await ctx.app.inject({
+        method: "POST",
+        url: `/api/reports/${report?.id}/process`,
+        headers: { cookie: users.admin.cookie },
+        payload: { action: "reject" },
+      });
+      expect(done.statusCode).toBe(200);
+      expect(clipFiles()).toEqual([]);
+      const gone = await ctx.app.inject({
+        method: "GET",
+        url: `/api/reports/${report?.id}/clip`,
+        headers: { cookie: users.admin.cookie },
+      });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().error.message).toBe(MESSAGES.reportClipGone);
+    });
+
+    it("keeps nothing when the report is refused: not audio, too long, no reason, own song, already reported", async () => {
+      const tables = await tableNames(ctx, UNCOMPARED);
+      const before = await snapshotTables(ctx, tables);
+      const wav = encodeWav(excerpt(track, 5, 6), RATE);
+      const fields = { songId, reason: "duplicate", details: "" };
+      expect((await reportWithClip(users.fan.cookie, fields, Buffer.from("not audio"), "a.txt")).statusCode).toBe(415);
+      expect((await reportWithClip(users.fan.cookie, fields, encodeWav(excerpt(track, 0, 22), RATE))).statusCode).toBe(
+        413,
+      );
+      const noReason = await reportWithClip(users.fan.cookie, { songId, details: "" }, wav);
+      expect(noReason.statusCode).toBe(400);
+      expect(noReason.json().error.message).toBe(MESSAGES.reportReasonRequired);
+      const own = await reportWithClip(users.up.cookie, fields, wav);
+      expect(own.statusCode).toBe(403);
+      expect(own.json().error.message).toBe(MESSAGES.reportOwnSong);
+      expect((await reportWithClip(users.fan.cookie, { ...fields, songId: "no-such-song" }, wav)).statusCode).toBe(404);
+      expect(changedTables(before, await snapshotTables(ctx, tables))).toEqual([]);
+      expect(clipFiles()).toEqual([]);
+      expect(dataFiles(ctx.dataDir, "tmp")).toEqual([]);
+      // One open report per member and song: the second is refused and its clip not kept.
+      expect((await reportWithClip(users.fan.cookie, fields, wav)).statusCode).toBe(201);
+      const again = await reportWithClip(users.fan.cookie, fields, wav);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error.message).toBe(MESSAGES.reportAlreadyOpen);
+      expect(clipFiles()).toHaveLength(1);
+      expect(dataFiles(ctx.dataDir, "tmp")).toEqual([]);
+    });
+  });
 });
 
 describeEachDialect("identify limits and a busy pool", (dialect) => {

@@ -42,6 +42,24 @@ export function reportsRoutes(app: App, deps: { reportsService: ReportsService; 
     },
   );
 
+  // The clip a reporter attached from Identify, for admins who handle reports; never cached.
+  app.get(
+    "/api/reports/:id/clip",
+    {
+      schema: { tags: ["moderation"], summary: "The clip a reporter attached from Identify (audio)", params: idParams },
+    },
+    async (req, reply) => {
+      await viewers.permitted(req, "canManageReports", MESSAGES.noPermissionReports);
+      const clip = await reportsService.clip(req.params.id);
+      return reply
+        .header("content-type", clip.mime)
+        .header("content-length", String(clip.size))
+        .header("cache-control", "private, no-store")
+        .header("content-disposition", "inline")
+        .send(clip.stream);
+    },
+  );
+
   app.put("/api/songs/:id/hidden", options(okSchema, { params: idParams, body: hideSongSchema }), async (req) => {
     const viewer = await viewers.permitted(req, "canManageReports", MESSAGES.noPermissionReports);
     await reportsService.setHidden(viewer, req.params.id, req.body.hidden);

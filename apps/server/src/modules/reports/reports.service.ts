@@ -12,6 +12,7 @@ import type { Viewer } from "../auth/viewer.js";
 import type { Notifier } from "../notifications/notifications.service.js";
 import type { TrustService } from "../trust/trust.service.js";
 import type { VotesService } from "../votes/votes.service.js";
+import type { ReportClips } from "./report-clips.js";
 
 type Reason = (typeof REPORT_REASONS)[number];
 
@@ -29,6 +30,8 @@ export function createReportsService(deps: {
   limiter?: RateLimiter;
   /** Reports a member may file a minute (REPORTS_PER_MINUTE). */
   perMinute?: number;
+  /** Clips attached to reports from Identify; deleted once a report is handled. */
+  clips?: ReportClips;
 }) {
   const { database, bus, notifier } = deps;
   const { db } = database;
@@ -39,45 +42,78 @@ export function createReportsService(deps: {
     message: MESSAGES.tooManyReports,
   };
   return {
-    async create(viewer: Viewer, songId: string, input: { reason: Reason; details: string }): Promise<void> {
+    /**
+     * File a report; `clip` (from Identify): a checked temp file moved in as the report's clip once the report is
+     * sure to be filed, and deleted here when it is refused. Returns the report's id.
+     */
+    async create(
+      viewer: Viewer,
+      songId: string,
+      input: { reason: Reason; details: string },
+      clip?: { tmp: string; ext: string; mime: string },
+    ): Promise<string> {
+      const id = newId();
       // A script is stopped within the minute whatever its daily cap; admins are not limited (issue 24).
       if (!viewer.isAdmin) await deps.limiter?.hit(reportLimit, viewer.id);
-      await database.tx(async (trx) => {
-        const song = await trx
-          .selectFrom("song")
-          .select(["id", "submitted_by", "is_hidden"])
-          .where("id", "=", songId)
-          .executeTakeFirst();
-        if (!song || (song.is_hidden && !viewer.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
-        if (song.submitted_by === viewer.id) throw new AppError("forbidden", MESSAGES.reportOwnSong);
-        const open = await trx
-          .selectFrom("report")
-          .select("id")
-          .where("song_id", "=", songId)
-          .where("user_id", "=", viewer.id)
-          .where("status", "=", "pending")
-          .executeTakeFirst();
-        if (open) throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
-        await deps.trust?.assertUnderCap(trx, viewer, "reports");
-        // The check above cannot see a concurrent report not yet committed (PostgreSQL): the partial unique index
-        // decides, and a losing insert is a 409 like the check's, not a unique-violation 500.
-        const inserted = await trx
-          .insertInto("report")
-          .values({
-            id: newId(),
-            song_id: songId,
-            user_id: viewer.id,
-            reason: input.reason,
-            details: input.details,
-            created_at: nowIso(),
-          })
-          .onConflict((oc) => oc.columns(["song_id", "user_id"]).where("status", "=", sql.lit("pending")).doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
-          throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
-        // The count moves with the row, in the same transaction.
-        await trx.updateTable("song").set({ report_count: sql`report_count + 1` }).where("id", "=", songId).execute();
-      });
+      await database
+        .tx(async (trx) => {
+          const song = await trx
+            .selectFrom("song")
+            .select(["id", "submitted_by", "is_hidden"])
+            .where("id", "=", songId)
+            .executeTakeFirst();
+          if (!song || (song.is_hidden && !viewer.isAdmin)) throw new AppError("not_found", MESSAGES.songNotFound);
+          if (song.submitted_by === viewer.id) throw new AppError("forbidden", MESSAGES.reportOwnSong);
+          const open = await trx
+            .selectFrom("report")
+            .select("id")
+            .where("song_id", "=", songId)
+            .where("user_id", "=", viewer.id)
+            .where("status", "=", "pending")
+            .executeTakeFirst();
+          if (open) throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
+          await deps.trust?.assertUnderCap(trx, viewer, "reports");
+          // The clip is moved in before the row commits, so a filed report never lacks its file; a refusal below
+          // rolls the row back and deletes it.
+          const clipKey = clip && deps.clips ? await deps.clips.keep(clip.tmp, id, clip.ext) : null;
+          // The check above cannot see a concurrent report not yet committed (PostgreSQL): the partial unique index
+          // decides, and a losing insert is a 409 like the check's, not a unique-violation 500.
+          const inserted = await trx
+            .insertInto("report")
+            .values({
+              id,
+              song_id: songId,
+              user_id: viewer.id,
+              reason: input.reason,
+              details: input.details,
+              created_at: nowIso(),
+              clip_key: clipKey,
+              clip_mime: clipKey ? (clip?.mime ?? null) : null,
+            })
+            .onConflict((oc) => oc.columns(["song_id", "user_id"]).where("status", "=", sql.lit("pending")).doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+            throw new AppError("conflict", MESSAGES.reportAlreadyOpen);
+          // The count moves with the row, in the same transaction.
+          await trx.updateTable("song").set({ report_count: sql`report_count + 1` }).where("id", "=", songId).execute();
+        })
+        .catch(async (err) => {
+          if (clip && deps.clips) await deps.clips.remove(`${id}.${clip.ext}`);
+          throw err;
+        });
+      return id;
+    },
+
+    /** The clip attached to a report, for admins who handle reports; 404 when there is none (any more). */
+    async clip(reportId: string) {
+      const row = await db
+        .selectFrom("report")
+        .select(["clip_key", "clip_mime"])
+        .where("id", "=", reportId)
+        .executeTakeFirst();
+      const file = row?.clip_key && deps.clips ? await deps.clips.open(row.clip_key) : undefined;
+      if (!row?.clip_key || !file) throw new AppError("not_found", MESSAGES.reportClipGone);
+      return { ...file, mime: row.clip_mime ?? "application/octet-stream" };
     },
 
     /**
@@ -105,6 +141,7 @@ export function createReportsService(deps: {
           "report.processed_by",
           "user.id as reporter_id",
           "user.username as reporter_name",
+          "report.clip_key",
         ])
         .where("report.status", "=", "pending");
       const { page: rows, nextCursor } = await oldestFirstPage(
@@ -132,6 +169,7 @@ export function createReportsService(deps: {
         processedAt: toIso(r.processed_at),
         processedBy: r.processed_by,
         songHidden: Boolean(r.is_hidden),
+        hasClip: r.clip_key !== null,
       }));
       return { items, nextCursor, total: Number(n) };
     },
@@ -139,19 +177,21 @@ export function createReportsService(deps: {
     async process(viewer: Viewer, reportId: string, action: "resolve" | "reject"): Promise<string> {
       const status = action === "resolve" ? "resolved" : "rejected";
       let fake: { songId: string; moved: string[]; uploader: string | null } | null = null;
+      let clipKey: string | null = null;
       const notified = await database.tx(async (trx) => {
         const report = await trx
           .selectFrom("report")
-          .select(["id", "status", "user_id", "song_id", "reason"])
+          .select(["id", "status", "user_id", "song_id", "reason", "clip_key"])
           .where("id", "=", reportId)
           .executeTakeFirst();
         if (!report) throw new AppError("not_found", "Report not found");
+        clipKey = report.clip_key;
         if (report.status !== "pending") throw new AppError("conflict", MESSAGES.reportAlreadyProcessed);
         // Only while still pending: a concurrent processing of the same report (PostgreSQL reads it as pending
         // too) waits on this row, then updates nothing and stops here instead of taking back points again.
         const claimed = await trx
           .updateTable("report")
-          .set({ status, processed_at: nowIso(), processed_by: viewer.id })
+          .set({ status, processed_at: nowIso(), processed_by: viewer.id, clip_key: null, clip_mime: null })
           .where("id", "=", reportId)
           .where("status", "=", "pending")
           .executeTakeFirst();
@@ -174,6 +214,8 @@ export function createReportsService(deps: {
           viewer.id,
         );
       });
+      // A handled report's clip is not kept (the member was told so when attaching it).
+      if (clipKey) await deps.clips?.remove(clipKey);
       await notifier.announce(notified);
       const upheld = fake as { songId: string; moved: string[]; uploader: string | null } | null;
       if (upheld) await deps.votes?.afterFake(upheld.songId, upheld.moved, upheld.uploader);

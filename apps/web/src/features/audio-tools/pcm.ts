@@ -14,6 +14,28 @@ export function toPcm16(samples: Float32Array): ArrayBuffer {
   return out;
 }
 
+/** 16-bit mono PCM (`toPcm16`) as a WAV file, e.g. to attach a recording to a report. */
+export function pcm16Wav(pcm: ArrayBuffer, sampleRate: number): Blob {
+  const header = new DataView(new ArrayBuffer(44));
+  const text = (at: number, s: string) => {
+    for (let i = 0; i < s.length; i++) header.setUint8(at + i, s.charCodeAt(i));
+  };
+  text(0, "RIFF");
+  header.setUint32(4, 36 + pcm.byteLength, true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  header.setUint32(16, 16, true);
+  header.setUint16(20, 1, true); // PCM
+  header.setUint16(22, 1, true); // mono
+  header.setUint32(24, sampleRate, true);
+  header.setUint32(28, sampleRate * 2, true);
+  header.setUint16(32, 2, true);
+  header.setUint16(34, 16, true);
+  text(36, "data");
+  header.setUint32(40, pcm.byteLength, true);
+  return new Blob([header.buffer, pcm], { type: "audio/wav" });
+}
+
 /** Level of a block of samples: RMS and peak, in dBFS (-Infinity for silence). */
 export function blockLevel(samples: Float32Array): { rmsDb: number; peakDb: number } {
   let sum = 0;

@@ -1,13 +1,17 @@
-import { type IdentifyAnswer, type IdentifyMatch, MESSAGES } from "@unheard/shared";
+import { type IdentifyAnswer, type IdentifyMatch, MESSAGES, REPORT_REASONS } from "@unheard/shared";
 import { clsx } from "clsx";
-import { BadgeCheck, Ear, RotateCcw, SearchX, Upload } from "lucide-react";
-import { type ReactNode, useEffect, useRef } from "react";
+import { BadgeCheck, Ear, Flag, RotateCcw, SearchX, Upload } from "lucide-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { isApiError } from "../../lib/api/api";
+import { handleError } from "../../lib/api/handle-error";
+import { toast } from "../../lib/toast";
 import { Button, LinkButton } from "../../ui/button";
 import { IconCircle } from "../../ui/icon-circle";
 import { Panel } from "../../ui/page";
+import { ReasonDialog } from "../../ui/reason-dialog";
 import { AvailabilityBadge, QualityBadge, songPath } from "../artists/tracker-parts";
-import { fromPosition } from "./identify";
+import { fromPosition, reportWithClip } from "./identify";
 
 /** The certainty words as Identify says them (decision 028), with their colour on the dark card. */
 const CERTAINTY: Record<IdentifyMatch["certainty"], { word: string; className: string; says: string }> = {
@@ -124,6 +128,54 @@ function FoundCard({ match }: { match: IdentifyMatch }) {
   );
 }
 
+/**
+ * "Wrong song?": report the song named with the clip attached, the one way a clip is kept (until an admin handles
+ * the report). Absent when there is no clip to attach, or the song is the member's own.
+ */
+function ReportWithClip({ match, clip }: { match: IdentifyMatch; clip: Blob }) {
+  const [open, setOpen] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  if (sent) return <p className="text-sm text-emerald-200">{MESSAGES.identifyReportSent}</p>;
+  return (
+    <>
+      <Button variant="ghost" className="w-full sm:w-fit" onClick={() => setOpen(true)}>
+        <Flag aria-hidden className="size-4" />
+        Wrong song? Report it with your clip
+      </Button>
+      <ReasonDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Report with your clip"
+        description={
+          <>
+            Tell the moderators what is wrong with “{match.song.title}”. {MESSAGES.identifyClipAttachNote}
+          </>
+        }
+        reasons={REPORT_REASONS}
+        reasonRequiredMessage={MESSAGES.reportReasonRequired}
+        submitLabel="Send report and clip"
+        submitting={sending}
+        onSubmit={async ({ reason, details }) => {
+          setSending(true);
+          try {
+            const res = await reportWithClip({ songId: match.song.id, reason, details, clip });
+            toast.success(res.message ?? MESSAGES.identifyReportSent);
+            setSent(true);
+            return true;
+          } catch (err) {
+            handleError(err, MESSAGES.reportFailed);
+            // Already reported, own song or gone: nothing to retry in the dialog.
+            return isApiError(err) && [403, 404, 409].includes(err.status);
+          } finally {
+            setSending(false);
+          }
+        }}
+      />
+    </>
+  );
+}
+
 /** Under "Not on Unheard yet": the way to add the song; under "hardly any music": how to try again. */
 function NotFoundCard({ answer, waitlisted }: { answer: IdentifyAnswer; waitlisted: boolean }) {
   if (!answer.heard) {
@@ -156,10 +208,13 @@ function NotFoundCard({ answer, waitlisted }: { answer: IdentifyAnswer; waitlist
 export function IdentifyAnswerCard({
   answer,
   waitlisted,
+  clip,
   onAgain,
 }: {
   answer: IdentifyAnswer;
   waitlisted: boolean;
+  /** The clip the answer was made from, to attach to a report (members only: reports are theirs). */
+  clip: Blob | null;
   onAgain: () => void;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -183,10 +238,13 @@ export function IdentifyAnswerCard({
         {answer.match ? "Found it" : answer.message}
       </h2>
       {answer.match ? <FoundCard match={answer.match} /> : <NotFoundCard answer={answer} waitlisted={waitlisted} />}
-      <Button variant="secondary" className="w-full sm:w-fit" onClick={onAgain}>
-        <RotateCcw aria-hidden className="size-4" />
-        Identify another
-      </Button>
+      <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
+        <Button variant="secondary" className="w-full sm:w-fit" onClick={onAgain}>
+          <RotateCcw aria-hidden className="size-4" />
+          Identify another
+        </Button>
+        {answer.match && clip && !waitlisted ? <ReportWithClip match={answer.match} clip={clip} /> : null}
+      </div>
     </Panel>
   );
 }

@@ -148,7 +148,9 @@ export function IdentifyPage() {
     <div className="mx-auto flex w-full max-w-2xl flex-col">
       <PageHeader title={TITLE} subtitle="Name an unreleased song from a few seconds of it." />
       <div className="flex flex-col gap-5">
-        {state.answer ? <IdentifyAnswerCard answer={state.answer} waitlisted={me.waitlisted} onAgain={reset} /> : null}
+        {state.answer ? (
+          <IdentifyAnswerCard answer={state.answer} waitlisted={me.waitlisted} clip={state.clip} onAgain={reset} />
+        ) : null}
         <Panel className="flex flex-col items-center gap-6 py-8">
           <RecordButton state={state} onStart={() => void start()} onStop={stop} />
           <div aria-hidden className="h-px w-full bg-white/[0.06]" />

@@ -5,7 +5,7 @@ import { handleError } from "../../lib/api/handle-error";
 import { formatDuration } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { type MicrophoneSession, newMicrophoneSession, useMicrophoneSession } from "../audio-tools/microphone-session";
-import { RECOGNITION_SAMPLE_RATE } from "../audio-tools/pcm";
+import { pcm16Wav, RECOGNITION_SAMPLE_RATE } from "../audio-tools/pcm";
 
 /**
  * Seconds of recording at which it is sent: the first answer usually names the song, and listening stops there.
@@ -33,6 +33,11 @@ export type IdentifyState = {
   answer: IdentifyAnswer | null;
   /** An answer came back without the song while still listening. */
   stillListening: boolean;
+  /**
+   * The clip the answer was made from (the recording as sent, or the file), kept in this page's memory only so the
+   * member can attach it to a report; dropped with the answer.
+   */
+  clip: Blob | null;
 };
 
 const INITIAL: IdentifyState = {
@@ -41,6 +46,7 @@ const INITIAL: IdentifyState = {
   levelDb: Number.NEGATIVE_INFINITY,
   answer: null,
   stillListening: false,
+  clip: null,
 };
 
 /** "from 1:12": where in the song the clip starts. */
@@ -74,6 +80,23 @@ export function identifyFile(file: File, signal?: AbortSignal) {
   );
 }
 
+/**
+ * POST /api/identify/report: report the song Identify named with the clip attached (the fields first, then the
+ * clip, as the server reads them).
+ */
+export function reportWithClip(input: { songId: string; reason: string; details: string; clip: Blob }) {
+  const form = new FormData();
+  form.append("songId", input.songId);
+  form.append("reason", input.reason);
+  form.append("details", input.details);
+  form.append("clip", input.clip, input.clip instanceof File ? input.clip.name : "clip.wav");
+  return sendRequest<{ ok: true; message?: string }>(
+    "/api/identify/report",
+    { method: "POST", headers: { accept: "application/json" }, body: form },
+    MESSAGES.reportFailed,
+  );
+}
+
 /** A failed request, toasted: the server's words for a refusal (limits, length, busy), or the fallback. */
 function toastFailure(err: unknown) {
   handleError(err, isApiError(err) && err.status === 503 ? MESSAGES.identifyBusy : MESSAGES.processAudioFailed);
@@ -88,7 +111,7 @@ export function useIdentify() {
   const { session, close, stopListening, listen, sendRecording, awaitFile } = useMicrophoneSession();
 
   const end = useCallback(
-    (s: MicrophoneSession, answer: IdentifyAnswer | null) => {
+    (s: MicrophoneSession, answer: IdentifyAnswer | null, clip: Blob | null = null) => {
       close(s);
       setState((prev) => ({
         ...prev,
@@ -96,6 +119,7 @@ export function useIdentify() {
         levelDb: Number.NEGATIVE_INFINITY,
         answer,
         stillListening: false,
+        clip: answer?.match ? clip : null,
       }));
     },
     [close],
@@ -112,13 +136,21 @@ export function useIdentify() {
   /** Send the recording so far; `final` ends the session with whatever comes back. */
   const send = useCallback(
     (s: MicrophoneSession, final: boolean) => {
-      sendRecording(s, (pcm, signal) => identifyPcm(pcm, RECOGNITION_SAMPLE_RATE, signal), {
-        onAnswer: (answer) => {
-          if (final || answer.match) end(s, answer);
-          else setState((prev) => ({ ...prev, stillListening: true }));
+      let sent: ArrayBuffer | null = null;
+      sendRecording(
+        s,
+        (pcm, signal) => {
+          sent = pcm;
+          return identifyPcm(pcm, RECOGNITION_SAMPLE_RATE, signal);
         },
-        onError: (err) => fail(s, err),
-      });
+        {
+          onAnswer: (answer) => {
+            if (final || answer.match) end(s, answer, sent ? pcm16Wav(sent, RECOGNITION_SAMPLE_RATE) : null);
+            else setState((prev) => ({ ...prev, stillListening: true }));
+          },
+          onError: (err) => fail(s, err),
+        },
+      );
     },
     [sendRecording, end, fail],
   );
@@ -176,7 +208,7 @@ export function useIdentify() {
       session.current = s;
       setState({ ...INITIAL, phase: "identifying" });
       await awaitFile(s, identifyFile(file, s.inFlight?.signal), {
-        onAnswer: (answer) => end(s, answer),
+        onAnswer: (answer) => end(s, answer, file),
         onError: (err) => fail(s, err),
       });
     },

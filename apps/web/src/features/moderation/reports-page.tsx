@@ -116,6 +116,23 @@ function ReportCard({ report }: { report: Report }) {
                 </dd>
               </>
             ) : null}
+            {report.hasClip ? (
+              <>
+                <dt className="text-zinc-500">Clip</dt>
+                <dd>
+                  {/* The clip the reporter identified the song from: fetched only when played. */}
+                  {/* biome-ignore lint/a11y/useMediaCaption: a clip of music with no speech to caption */}
+                  <audio
+                    controls
+                    preload="none"
+                    src={`/api/reports/${encodeURIComponent(report.id)}/clip`}
+                    aria-label={`Clip attached to the report of ${report.songTitle}`}
+                    data-testid="report-clip"
+                    className="h-9 w-full max-w-sm"
+                  />
+                </dd>
+              </>
+            ) : null}
             <dt className="text-zinc-500">Reported by</dt>
             <dd className="text-zinc-200">
               <span className="font-medium">{report.reporter.username}</span>
