@@ -65,9 +65,14 @@ describe("the invariant index's layout and lookup plan (decision 033)", () => {
   });
 
   it("reads a match's factors as the edit people make: speed, pitch shift, time-stretch, or none", () => {
-    // Sped up 12%: the pitch estimate (+2.0) is within its error of the speed's own (+1.96): tempo and pitch together.
-    expect(invariantWarp(1.12, 2.0)).toEqual({ tempo: 1.12, pitch: 1.12 });
-    expect(invariantWarp(0.85, 12 * Math.log2(0.85) - 0.1)).toEqual({ tempo: 0.85, pitch: 0.85 });
+    // Sped up 12% (+1.96 semitones): the factor is read from the pitch, also when the time factor is 2% off.
+    const sped = 2 ** (1.96 / 12);
+    expect(invariantWarp(1.12, 1.96)).toEqual({ tempo: sped, pitch: sped });
+    expect(invariantWarp(1.1, 1.96)).toEqual({ tempo: sped, pitch: sped });
+    const slowed = 2 ** (-2.81 / 12);
+    expect(invariantWarp(0.85, -2.81)).toEqual({ tempo: slowed, pitch: slowed });
+    // Sped up 2%: too little pitch to read the factor from; the time factor and pitch agree within the snap.
+    expect(invariantWarp(1.02, 0.3)).toEqual({ tempo: 1.02, pitch: 1.02 });
     // Pitch-shifted 2 semitones, tempo kept (within 0.4%).
     expect(invariantWarp(1.003, -2.02)).toEqual({ tempo: 1, pitch: 2 ** (-2.02 / 12) });
     // Time-stretched, pitch kept.
