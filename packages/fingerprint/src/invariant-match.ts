@@ -106,14 +106,15 @@ export function matchInvariant(
     }
     const qt = query.times[i] as number;
     const qf = query.pitches[i] as number;
-    const qs = query.spans[i] as number;
+    const logQs = Math.log(query.spans[i] as number);
     for (let k = 0; k < postings.count; k++) {
       // unpackInvariantEntry's fields, read in place: this loop runs once per row read.
       const hi = postings.hi[k] as number;
       const lo = postings.lo[k] as number;
       const p = qf - (Math.floor(lo / 2048) % 2048) / 16;
       if (Math.abs(p) > rules.maxPitchSemitones) continue;
-      const lt = Math.log((lo % 2048) / 1000 / qs);
+      // ln(stored span / clip span), the stored span's log from a table (its 2,048 values in ms).
+      const lt = (LOG_SPAN[lo % 2048] as number) - logQs;
       if (!(lt >= minLt && lt <= maxLt)) continue;
       const song = Math.floor(hi / 4096);
       let s = bySong.get(song);
@@ -171,18 +172,24 @@ function alignSong(
   // boundary still wins as a whole.
   const tw = Math.max(1, Math.round(rules.timeTolerance / rules.timeCell / 2));
   const pw = Math.max(1, Math.round(rules.pitchTolerance / rules.pitchCell / 2));
-  const votes = new Map<number, number>();
-  const cellOf = (ti: number, pi: number) => (ti + 512) * 1024 + (pi + 512);
+  // A histogram over (time cell, pitch cell) in a typed array reused across songs (the cells a song touched are
+  // cleared after it): a Map here was most of the matcher's time at 100 h (bench:invariant's profile).
+  const grid = voteGrid(rules, tw, pw);
+  const { counts, touched, tOff, pOff, pSpan } = grid;
+  let nTouched = 0;
   let bestCell = 0;
   let bestVotes = 0;
   for (let i = 0; i < n; i++) {
-    const ti = Math.round((s.lt[i] as number) / rules.timeCell);
-    const pi = Math.round((s.p[i] as number) / rules.pitchCell);
+    const ti = Math.round((s.lt[i] as number) / rules.timeCell) + tOff;
+    const pi = Math.round((s.p[i] as number) / rules.pitchCell) + pOff;
     for (let a = -tw; a <= tw; a++) {
+      const row = (ti + a) * pSpan;
       for (let b = -pw; b <= pw; b++) {
-        const c = cellOf(ti + a, pi + b);
-        const v = (votes.get(c) ?? 0) + 1;
-        votes.set(c, v);
+        const c = row + pi + b;
+        const v = (counts[c] as number) + 1;
+        counts[c] = v;
+        if (v === 1) touched[nTouched++] = c;
+        // Ties go to the lowest (time, pitch) cell, as the order of the cells' codes.
         if (v > bestVotes || (v === bestVotes && c < bestCell)) {
           bestVotes = v;
           bestCell = c;
@@ -190,8 +197,9 @@ function alignSong(
       }
     }
   }
-  const lt0 = (Math.floor(bestCell / 1024) - 512) * rules.timeCell;
-  const p0 = ((bestCell % 1024) - 512) * rules.pitchCell;
+  for (let k = 0; k < nTouched; k++) counts[touched[k] as number] = 0;
+  const lt0 = (Math.floor(bestCell / pSpan) - tOff) * rules.timeCell;
+  const p0 = ((bestCell % pSpan) - pOff) * rules.pitchCell;
   const near: number[] = [];
   for (let i = 0; i < n; i++) {
     if (
@@ -206,15 +214,26 @@ function alignSong(
   let best = { count: 0, factor: Math.exp(lt0), offset: 0 };
   const offsets = new Float64Array(near.length);
   const order = new Int32Array(near.length);
+  // Offsets are sorted as numbers (a typed array's native sort) carrying their index in the low bits: a comparator
+  // sort was the next largest cost after the vote. 1 us steps; past 2^17 proposals, the comparator.
+  const packed = near.length <= ORDER_BASE ? new Float64Array(near.length) : null;
+  let maxQ = 0;
+  for (const i of near) maxQ = Math.max(maxQ, s.q[i] as number);
+  const seen = zeroedCounts(maxQ + 1);
   for (let step = -Math.ceil(rules.timeTolerance / 0.002); step <= Math.ceil(rules.timeTolerance / 0.002); step++) {
     const factor = Math.exp(lt0 + step * 0.002);
     for (let k = 0; k < near.length; k++) {
       const i = near[k] as number;
-      offsets[k] = (s.rt[i] as number) - factor * (s.qt[i] as number);
+      const o = (s.rt[i] as number) - factor * (s.qt[i] as number);
+      offsets[k] = o;
       order[k] = k;
+      if (packed) packed[k] = Math.round((o + OFFSET_BIAS) * 1e6) * ORDER_BASE + k;
     }
-    order.sort((a, b) => (offsets[a] as number) - (offsets[b] as number));
-    const { count, at } = densest(order, offsets, near, s.q, rules.offsetTolerance);
+    if (packed) {
+      packed.sort();
+      for (let k = 0; k < near.length; k++) order[k] = (packed[k] as number) % ORDER_BASE;
+    } else order.sort((a, b) => (offsets[a] as number) - (offsets[b] as number));
+    const { count, at } = densest(order, offsets, near, s.q, rules.offsetTolerance, seen);
     if (count > best.count) best = { count, factor, offset: at };
   }
   // 3. Least squares on the aligned proposals, twice (the second with the refined line).
@@ -239,6 +258,33 @@ function alignSong(
   const score = new Set(aligned.map((i) => s.q[i] as number)).size;
   const pitch = median(aligned.map((i) => s.p[i] as number));
   return { score, offsetSeconds: offset, timeFactor: factor, pitchSemitones: pitch };
+}
+
+/** ln(ms / 1000) for every stored span (11 bits of ms); ln 0 is -Infinity, outside every search. */
+const LOG_SPAN = Float64Array.from({ length: 2048 }, (_, ms) => Math.log(ms / 1000));
+
+/** Offsets sort with their index in the low bits below this many proposals (2^17)... */
+const ORDER_BASE = 2 ** 17;
+/** ...after this bias (s), so a clip starting a little before its song's start still sorts as a positive number. */
+const OFFSET_BIAS = 1000;
+
+/** Pitches (semitones, within +-maxPitchSemitones) sort as positive numbers after this bias. */
+const PITCH_BIAS = 100;
+
+/** The vote's histogram for a matcher's rules: cells for every (time factor, pitch) it searches, with margins. */
+type VoteGrid = { counts: Int32Array; touched: Int32Array; tOff: number; pOff: number; pSpan: number; rules: unknown };
+let lastGrid: VoteGrid | undefined;
+
+/** The histogram for `rules` (kept for the next song and the next clip: matching runs one clip at a time). */
+function voteGrid(rules: InvariantMatchConfig, tw: number, pw: number): VoteGrid {
+  if (lastGrid?.rules === rules) return lastGrid;
+  const lt = Math.max(Math.abs(Math.log(rules.minTimeFactor)), Math.abs(Math.log(rules.maxTimeFactor)));
+  const tOff = Math.ceil(lt / rules.timeCell) + tw + 1;
+  const pOff = Math.ceil(rules.maxPitchSemitones / rules.pitchCell) + pw + 1;
+  const pSpan = 2 * pOff + 1;
+  const cells = (2 * tOff + 1) * pSpan;
+  lastGrid = { counts: new Int32Array(cells), touched: new Int32Array(cells), tOff, pOff, pSpan, rules };
+  return lastGrid;
 }
 
 /**
@@ -282,26 +328,48 @@ function distinct(q: readonly number[]): number {
 
 /** The most distinct query triplets (`q`) among proposals whose `values` lie within `width` of each other. */
 function windowBound(values: readonly number[], q: readonly number[], width: number): number {
-  const order = values.map((_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
-  const inWindow = new Map<number, number>();
+  // Sorted as numbers with the index in the low bits (as alignSong's offsets), distinct ids counted in a typed array.
+  const n = values.length;
+  let order: ArrayLike<number>;
+  if (n <= ORDER_BASE) {
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = Math.round(((values[i] as number) + PITCH_BIAS) * 1e6) * ORDER_BASE + i;
+    packed.sort();
+    const o = new Int32Array(n);
+    for (let i = 0; i < n; i++) o[i] = (packed[i] as number) % ORDER_BASE;
+    order = o;
+  } else order = values.map((_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
+  let maxQ = 0;
+  for (let i = 0; i < n; i++) maxQ = Math.max(maxQ, q[i] as number);
+  const inWindow = zeroedCounts(maxQ + 1);
   let lo = 0;
   let count = 0;
   let best = 0;
-  for (const i of order) {
+  for (let h = 0; h < n; h++) {
+    const i = order[h] as number;
     while ((values[i] as number) - (values[order[lo] as number] as number) > width) {
       const t = q[order[lo] as number] as number;
-      const c = (inWindow.get(t) as number) - 1;
-      inWindow.set(t, c);
+      const c = (inWindow[t] as number) - 1;
+      inWindow[t] = c;
       if (c === 0) count--;
       lo++;
     }
     const t = q[i] as number;
-    const c = (inWindow.get(t) ?? 0) + 1;
-    inWindow.set(t, c);
+    const c = (inWindow[t] as number) + 1;
+    inWindow[t] = c;
     if (c === 1) count++;
     if (count > best) best = count;
   }
+  // Left zeroed for the next caller.
+  for (let h = lo; h < n; h++) inWindow[q[order[h] as number] as number] = 0;
   return best;
+}
+
+let counts = new Int32Array(1024);
+/** A shared counter array of at least `size` zeros; callers zero what they set before returning. */
+function zeroedCounts(size: number): Int32Array {
+  if (counts.length < size) counts = new Int32Array(Math.max(size, 2 * counts.length));
+  return counts;
 }
 
 /** Densest window of sorted offsets no wider than `width`, counting each query triplet once; its mean offset. */
@@ -311,8 +379,9 @@ function densest(
   near: readonly number[],
   q: readonly number[],
   width: number,
+  seen: Int32Array,
 ): { count: number; at: number } {
-  const inWindow = new Map<number, number>();
+  // `seen` counts each query triplet in the window (zero on entry, left zero on return).
   let lo = 0;
   let count = 0;
   let best = 0;
@@ -322,14 +391,14 @@ function densest(
     const oh = offsets[order[hi] as number] as number;
     while (oh - (offsets[order[lo] as number] as number) > width) {
       const t = q[near[order[lo] as number] as number] as number;
-      const c = (inWindow.get(t) as number) - 1;
-      inWindow.set(t, c);
+      const c = (seen[t] as number) - 1;
+      seen[t] = c;
       if (c === 0) count--;
       lo++;
     }
     const t = q[near[order[hi] as number] as number] as number;
-    const c = (inWindow.get(t) ?? 0) + 1;
-    inWindow.set(t, c);
+    const c = (seen[t] as number) + 1;
+    seen[t] = c;
     if (c === 1) count++;
     if (count > best) {
       best = count;
@@ -337,6 +406,7 @@ function densest(
       bestHi = hi;
     }
   }
+  for (let k = lo; k < order.length; k++) seen[q[near[order[k] as number] as number] as number] = 0;
   let sum = 0;
   for (let k = bestLo; k <= bestHi; k++) sum += offsets[order[k] as number] as number;
   return { count: best, at: best > 0 ? sum / (bestHi - bestLo + 1) : 0 };
