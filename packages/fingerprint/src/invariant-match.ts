@@ -297,19 +297,34 @@ function scoreBound(s: Proposals, rules: InvariantMatchConfig): number {
   const pw = 2 * rules.pitchTolerance;
   if (n > 24) return windowBound(s.p, s.q, pw);
   const tw = 2 * rules.timeTolerance;
+  // For each pitch corner, the proposals within pw above it, then the densest span of tw over their time factors
+  // (the same boxes as trying every corner pair, in n^2 log n rather than n^3).
+  const byPitch = Array.from({ length: n }, (_, i) => i).sort((a, b) => (s.p[a] as number) - (s.p[b] as number));
   let best = 0;
-  const seen = new Set<number>();
-  for (let i = 0; i < n; i++) {
-    const p0 = s.p[i] as number;
-    for (let k = 0; k < n; k++) {
-      const t0 = s.lt[k] as number;
-      seen.clear();
-      for (let j = 0; j < n; j++) {
-        const p = s.p[j] as number;
-        const t = s.lt[j] as number;
-        if (p >= p0 && p <= p0 + pw && t >= t0 && t <= t0 + tw) seen.add(s.q[j] as number);
+  const inBox: number[] = [];
+  const seen = new Map<number, number>();
+  for (let a = 0; a < n; a++) {
+    const p0 = s.p[byPitch[a] as number] as number;
+    inBox.length = 0;
+    for (let b = a; b < n && (s.p[byPitch[b] as number] as number) <= p0 + pw; b++) inBox.push(byPitch[b] as number);
+    if (inBox.length <= best) continue;
+    inBox.sort((x, y) => (s.lt[x] as number) - (s.lt[y] as number));
+    seen.clear();
+    let lo = 0;
+    let count = 0;
+    for (const j of inBox) {
+      while ((s.lt[j] as number) - (s.lt[inBox[lo] as number] as number) > tw) {
+        const t = s.q[inBox[lo] as number] as number;
+        const c = (seen.get(t) as number) - 1;
+        seen.set(t, c);
+        if (c === 0) count--;
+        lo++;
       }
-      if (seen.size > best) best = seen.size;
+      const t = s.q[j] as number;
+      const c = (seen.get(t) ?? 0) + 1;
+      seen.set(t, c);
+      if (c === 1) count++;
+      if (count > best) best = count;
     }
   }
   return best;
