@@ -94,56 +94,95 @@ export function matchInvariant(
 ): InvariantMatchResult {
   const minLt = Math.log(rules.minTimeFactor);
   const maxLt = Math.log(rules.maxTimeFactor);
-  const bySong = new Map<number, Proposals>();
+  // Proposals are gathered into flat arrays, each song's chained in arrival order, and only the songs that may
+  // make the candidates are turned into lists (a list per song was most of the cost on a 1,000 h catalogue, where
+  // 17,000 songs share a few keys with a clip by chance).
+  const g = gatherArrays();
+  const slots = songSlots();
+  const songs: { song: number; head: number; tail: number; hits: number; lastQ: number }[] = [];
   const seenKeys = new Map<number, InvariantPostings>();
-  let pairs = 0;
-  for (let i = 0; i < query.count; i++) {
-    const key = query.keys[i] as number;
-    let postings = seenKeys.get(key);
-    if (!postings) {
-      postings = lookup(key);
-      seenKeys.set(key, postings);
-    }
-    const qt = query.times[i] as number;
-    const qf = query.pitches[i] as number;
-    const logQs = Math.log(query.spans[i] as number);
-    for (let k = 0; k < postings.count; k++) {
-      // unpackInvariantEntry's fields, read in place: this loop runs once per row read.
-      const hi = postings.hi[k] as number;
-      const lo = postings.lo[k] as number;
-      const p = qf - (Math.floor(lo / 2048) % 2048) / 16;
-      if (Math.abs(p) > rules.maxPitchSemitones) continue;
-      // ln(stored span / clip span), the stored span's log from a table (its 2,048 values in ms).
-      const lt = (LOG_SPAN[lo % 2048] as number) - logQs;
-      if (!(lt >= minLt && lt <= maxLt)) continue;
-      const song = Math.floor(hi / 4096);
-      let s = bySong.get(song);
-      if (!s) {
-        s = { q: [], qt: [], rt: [], lt: [], p: [] };
-        bySong.set(song, s);
+  let m = 0;
+  try {
+    for (let i = 0; i < query.count; i++) {
+      const key = query.keys[i] as number;
+      let postings = seenKeys.get(key);
+      if (!postings) {
+        postings = lookup(key);
+        seenKeys.set(key, postings);
       }
-      s.q.push(query.ids[i] as number);
-      s.qt.push(qt);
-      s.rt.push(((hi % 4096) * 1024 + Math.floor(lo / 2 ** 22)) / 100);
-      s.lt.push(lt);
-      s.p.push(p);
-      pairs++;
+      const qid = query.ids[i] as number;
+      const qt = query.times[i] as number;
+      const qf = query.pitches[i] as number;
+      const logQs = Math.log(query.spans[i] as number);
+      for (let k = 0; k < postings.count; k++) {
+        // unpackInvariantEntry's fields, read in place: this loop runs once per row read.
+        const hi = postings.hi[k] as number;
+        const lo = postings.lo[k] as number;
+        const p = qf - (Math.floor(lo / 2048) % 2048) / 16;
+        if (Math.abs(p) > rules.maxPitchSemitones) continue;
+        // ln(stored span / clip span), the stored span's log from a table (its 2,048 values in ms).
+        const lt = (LOG_SPAN[lo % 2048] as number) - logQs;
+        if (!(lt >= minLt && lt <= maxLt)) continue;
+        const song = Math.floor(hi / 4096);
+        if (m === g.q.length) grow(g);
+        let local = (slots[song] as number) - 1;
+        if (local < 0) {
+          local = songs.length;
+          slots[song] = local + 1;
+          songs.push({ song, head: m, tail: m, hits: 0, lastQ: -1 });
+        } else {
+          const entry = songs[local] as (typeof songs)[number];
+          g.next[entry.tail] = m;
+          entry.tail = m;
+        }
+        const entry = songs[local] as (typeof songs)[number];
+        // Distinct proposing triplets, counted as they come (a query's ids arrive in order; out of order this only
+        // over-counts, and the exact count is taken below for the songs that are kept).
+        if (qid !== entry.lastQ) {
+          entry.hits++;
+          entry.lastQ = qid;
+        }
+        g.next[m] = -1;
+        g.q[m] = qid;
+        g.qt[m] = qt;
+        g.rt[m] = ((hi % 4096) * 1024 + Math.floor(lo / 2 ** 22)) / 100;
+        g.lt[m] = lt;
+        g.p[m] = p;
+        m++;
+      }
     }
+  } finally {
+    // Left all zero for the next clip, whatever happened.
+    for (const e of songs) slots[e.song] = 0;
   }
-  // Songs with the most proposals first; a song's score never exceeds its distinct proposing triplets.
-  const songs = [...bySong.entries()]
-    .map(([song, s]) => ({ song, s, hits: distinct(s.q) }))
-    .sort((a, b) => b.hits - a.hits || a.song - b.song);
+  const pairs = m;
+  /** A song's proposals as lists, in arrival order. */
+  const proposalsOf = (e: (typeof songs)[number]): Proposals => {
+    const s: Proposals = { q: [], qt: [], rt: [], lt: [], p: [] };
+    for (let j = e.head; j !== -1; j = g.next[j] as number) {
+      s.q.push(g.q[j] as number);
+      s.qt.push(g.qt[j] as number);
+      s.rt.push(g.rt[j] as number);
+      s.lt.push(g.lt[j] as number);
+      s.p.push(g.p[j] as number);
+    }
+    return s;
+  };
+  // Songs with the most proposing triplets first; a song's score never exceeds them.
+  songs.sort((a, b) => b.hits - a.hits || a.song - b.song);
   const top: InvariantCandidate[] = [];
-  for (const { song, s, hits } of songs) {
+  for (const e of songs) {
     const last = top[rules.maxCandidates - 1];
-    if (last && hits <= last.score) break;
+    if (last && e.hits <= last.score) break;
+    const s = proposalsOf(e);
+    const hits = distinct(s.q);
+    if (last && hits <= last.score) continue;
     // Aligned proposals agree within +-pitchTolerance and +-timeTolerance: a cheap bound on the score that skips
     // the many songs of a large catalogue sharing a few keys with the clip by chance.
     if (last && scoreBound(s, rules) <= last.score) continue;
     const c = alignSong(s, rules, last?.score ?? -1);
     if (!c) continue;
-    top.push({ song, songId: songIds[song] ?? String(song), hits, ...c });
+    top.push({ song: e.song, songId: songIds[e.song] ?? String(e.song), hits, ...c });
     top.sort((a, b) => b.score - a.score || b.hits - a.hits || a.song - b.song);
     if (top.length > rules.maxCandidates) top.pop();
   }
@@ -258,6 +297,49 @@ function alignSong(
   const score = new Set(aligned.map((i) => s.q[i] as number)).size;
   const pitch = median(aligned.map((i) => s.p[i] as number));
   return { score, offsetSeconds: offset, timeFactor: factor, pitchSemitones: pitch };
+}
+
+/** Flat proposal arrays, reused across clips (matching runs one clip at a time on a thread), grown as needed. */
+type Gathered = {
+  next: Int32Array;
+  q: Int32Array;
+  qt: Float64Array;
+  rt: Float64Array;
+  lt: Float64Array;
+  p: Float64Array;
+};
+let gathered: Gathered | undefined;
+function gatherArrays(): Gathered {
+  gathered ??= {
+    next: new Int32Array(1 << 16),
+    q: new Int32Array(1 << 16),
+    qt: new Float64Array(1 << 16),
+    rt: new Float64Array(1 << 16),
+    lt: new Float64Array(1 << 16),
+    p: new Float64Array(1 << 16),
+  };
+  return gathered;
+}
+/** Double the arrays, keeping what they hold. */
+function grow(g: Gathered): void {
+  const n = g.q.length * 2;
+  const more = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+    const b = make(n);
+    b.set(a);
+    return b;
+  };
+  g.next = more(g.next, (k) => new Int32Array(k));
+  g.q = more(g.q, (k) => new Int32Array(k));
+  g.qt = more(g.qt, (k) => new Float64Array(k));
+  g.rt = more(g.rt, (k) => new Float64Array(k));
+  g.lt = more(g.lt, (k) => new Float64Array(k));
+  g.p = more(g.p, (k) => new Float64Array(k));
+}
+let slotTable: Int32Array | undefined;
+/** Song number -> its index among a clip's songs + 1 (0: none yet); every entry set is reset after a clip. */
+function songSlots(): Int32Array {
+  slotTable ??= new Int32Array(2 ** 20);
+  return slotTable;
 }
 
 /** ln(ms / 1000) for every stored span (11 bits of ms); ln 0 is -Infinity, outside every search. */
