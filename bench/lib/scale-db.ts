@@ -1,12 +1,15 @@
 // The database of bench:recognition-scale: the server's own schema (its migrations), the real catalogue's songs and
-// fingerprint rows exactly as the indexer stores them (less the held-out tracks, whose clips are the unknown music), and synthesized background songs up to the requested hours
-// of audio whose rows draw their hashes i.i.d. from the real rows (so per-hash row counts look like real music) with
-// anchor offsets spread over each song at the real rate (so they carry no coherent alignment). Bulk-loaded with
-// better-sqlite3 in one transaction with the fingerprint indexes dropped and rebuilt, and cached between runs.
+// fingerprint rows exactly as the indexer stores them (less the held-out tracks, whose clips are the unknown music),
+// and synthesized background songs up to the requested hours of audio whose rows draw their hashes i.i.d. from the
+// real rows (so per-hash row counts look like real music) with anchor offsets spread over each song at the real rate
+// (so they carry no coherent alignment). The invariant index (decision 033) likewise: the real songs' entries and
+// filler copies of them (bench/lib/scale-invariant.ts). Bulk-loaded with better-sqlite3 in one transaction with the
+// fingerprint indexes and the count triggers dropped (the counts written in one pass, the triggers recreated as the
+// migrations made them), and cached between runs.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEFAULT_PRESET } from "@unheard/fingerprint";
+import { DEFAULT_PRESET, INVARIANT_INDEX } from "@unheard/fingerprint";
 import { ADMIN_PERMISSIONS } from "@unheard/shared";
 import { hashPassword } from "better-auth/crypto";
 import SQLite from "better-sqlite3";
@@ -16,11 +19,17 @@ import { nameKey } from "../../apps/server/src/lib/text.js";
 import { migrationsHash } from "./api-db.js";
 import { createRandom, type Random } from "./random.js";
 import { type Corpus, catalogueOf, HELD_OUT_TRACKS, heldOutIndexes } from "./scale-corpus.js";
+import { type CorpusInvariant, type InvariantWriteStats, writeInvariantIndex } from "./scale-invariant.js";
 
 /** Bump when the generated rows change: cached databases of another version are not reused. */
-export const SCALE_VERSION = 2;
+export const SCALE_VERSION = 3;
 export const SUPER_EMAIL = "super@scale-bench.invalid";
 export const SUPER_PASSWORD = "scale-bench-password-1";
+/** Members (role user, off the waitlist) for bench:identify-load, signing in with MEMBER_PASSWORD. */
+export const MEMBERS = 20;
+export const MEMBER_PASSWORD = "scale-bench-member-1";
+/** The sign-in e-mail of member `i` (0-based). */
+export const memberEmail = (i: number) => `member-${i + 1}@scale-bench.invalid`;
 
 /** Frames per second of anchor offsets (DEFAULT_PRESET: 5512 Hz, hop 128). */
 const FRAMES_PER_SECOND = DEFAULT_PRESET.sampleRate / DEFAULT_PRESET.hopSize;
@@ -37,6 +46,8 @@ export type ScaleDbInfo = {
   catalogueSongs: number;
   backgroundSongs: number;
   rows: number;
+  /** The invariant index's rows, keys and songs (bench/lib/scale-invariant.ts). */
+  invariant: InvariantWriteStats;
   /** Song id of each corpus track, in corpus order; null for the held-out tracks (not in the database). */
   trackSongIds: (string | null)[];
   /** Names of the corpus tracks left out of the database. */
@@ -45,10 +56,22 @@ export type ScaleDbInfo = {
   catalogueHours: number;
   /** "rowid" (a plain table with secondary indexes) or "without rowid" (a clustered table). */
   layout: string;
-  build: { seconds: number; phases: Record<string, number> };
+  /** `peakRssMb`: the building process's peak resident memory (its whole life: corpus loading included). */
+  build: { seconds: number; phases: Record<string, number>; peakRssMb: number };
   fileBytes: number;
-  /** Bytes per b-tree (table or index) from dbstat, for the fingerprint table and its indexes. */
-  objects: { name: string; bytes: number }[];
+  /** Bytes per b-tree (table or index) from dbstat: the plain index's (fingerprint and its indexes,
+   * fingerprint_hash) and the invariant index's (fingerprint_triplet, fingerprint_triplet_key, fingerprint_song). */
+  objects: { name: string; group: StoreGroup; bytes: number }[];
+};
+
+/** Which index a b-tree belongs to. */
+export type StoreGroup = "plain" | "invariant";
+const STORE_TABLES: Record<string, StoreGroup> = {
+  fingerprint: "plain",
+  fingerprint_hash: "plain",
+  fingerprint_triplet: "invariant",
+  fingerprint_triplet_key: "invariant",
+  fingerprint_song: "invariant",
 };
 
 /** An id shaped like the app's (16 characters of a-z0-9), ordered by its numbered prefix. */
@@ -65,15 +88,16 @@ export async function prepareScaleDb(opts: {
   cacheRoot: string;
   hours: number;
   corpus: Corpus;
+  invariant: CorpusInvariant;
   fresh: boolean;
   keepOld: boolean;
   log: (line: string) => void;
 }): Promise<ScaleDbInfo> {
-  const { cacheRoot, hours, corpus, log } = opts;
+  const { cacheRoot, hours, corpus, invariant, log } = opts;
   const prefix = `recognition-scale-${hours}h-`;
   // The held-out set is part of the key: a database built with other tracks in it is not reused.
   const held = createHash("sha256").update(HELD_OUT_TRACKS.join("\n")).digest("hex").slice(0, 8);
-  const dir = path.join(cacheRoot, `${prefix}v${SCALE_VERSION}-ho${held}-m${migrationsHash()}`);
+  const dir = path.join(cacheRoot, `${prefix}v${SCALE_VERSION}-${INVARIANT_INDEX.name}-ho${held}-m${migrationsHash()}`);
   const metaFile = path.join(dir, "meta.json");
   const file = path.join(dir, "unheard.db");
   if (!opts.fresh && existsSync(metaFile)) {
@@ -88,7 +112,7 @@ export async function prepareScaleDb(opts: {
       }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const info = await build(path.join(dir, "unheard.db.tmp"), hours, corpus, log);
+  const info = await build(path.join(dir, "unheard.db.tmp"), hours, corpus, invariant, log);
   for (const suffix of ["", "-wal", "-shm"])
     if (existsSync(path.join(dir, `unheard.db.tmp${suffix}`)))
       renameSync(path.join(dir, `unheard.db.tmp${suffix}`), path.join(dir, `unheard.db${suffix}`));
@@ -108,6 +132,7 @@ async function build(
   file: string,
   hours: number,
   corpus: Corpus,
+  invariant: CorpusInvariant,
   log: (line: string) => void,
 ): Promise<Omit<ScaleDbInfo, "file" | "dir" | "reused" | "fileBytes">> {
   const started = performance.now();
@@ -180,11 +205,15 @@ async function build(
       "select name, sql from sqlite_master where type = 'index' and tbl_name = 'fingerprint' and sql is not null",
     )
     .all() as { name: string; sql: string }[];
-  // The per-hash counts' triggers (migration 0017) would upsert once per row: off for the load, the counts made in
-  // one pass after it, the triggers back as the migration made them.
+  // The per-hash and per-key counts' triggers (migrations 0017, 0020) would upsert once per row: off for the load,
+  // the counts made in one pass, the triggers back as the migrations made them.
   const triggers = db
-    .prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'fingerprint'")
+    .prepare(
+      "select name, sql from sqlite_master where type = 'trigger' and tbl_name in ('fingerprint', 'fingerprint_triplet')",
+    )
     .all() as { name: string; sql: string }[];
+  if (triggers.filter((t) => /fingerprint_triplet/.test(t.sql)).length !== 2)
+    throw new Error("expected migration 0020's two triggers on fingerprint_triplet");
   db.exec("begin");
   for (const ix of indexes) db.exec(`drop index "${ix.name}"`);
   for (const tr of triggers) db.exec(`drop trigger "${tr.name}"`);
@@ -192,15 +221,17 @@ async function build(
   // Songs: the catalogue (titled after the tracks) and the background, indexed with the default preset and without
   // audio (audio_key null), so neither the startup nor the job queue tries to index them again.
   const at0 = now();
+  // invariant_preset set: the server's backfill re-indexes songs whose preset is not the current one.
   const insertSong = db.prepare(
     `insert into song (id, title, title_key, genre, status, created_at, updated_at, duration_sec,
-       fingerprinted_at, fingerprint_preset) values (?, ?, ?, 'Other', 'verified', ?, ?, ?, ?, ?)`,
+       fingerprinted_at, fingerprint_preset, invariant_at, invariant_preset)
+     values (?, ?, ?, 'Other', 'verified', ?, ?, ?, ?, ?, ?, ?)`,
   );
   const trackSongIds = corpus.tracks.map((t, i) => {
     if (held.has(i)) return null;
     const id = makeId(rand, "a", i);
     const title = t.name.replace(/\.ogg$/, "");
-    insertSong.run(id, title, nameKey(title), at0, at0, t.seconds, at0, DEFAULT_PRESET.name);
+    insertSong.run(id, title, nameKey(title), at0, at0, t.seconds, at0, DEFAULT_PRESET.name, at0, INVARIANT_INDEX.name);
     return id;
   });
   const bgIds: string[] = new Array(S);
@@ -208,7 +239,18 @@ async function build(
     const id = makeId(rand, "b", s);
     bgIds[s] = id;
     const title = `Background ${s + 1}`;
-    insertSong.run(id, title, nameKey(title), at0, at0, durations[s], at0, DEFAULT_PRESET.name);
+    insertSong.run(
+      id,
+      title,
+      nameKey(title),
+      at0,
+      at0,
+      durations[s],
+      at0,
+      DEFAULT_PRESET.name,
+      at0,
+      INVARIANT_INDEX.name,
+    );
   }
   // A super admin who signs in with a password (role and admin record as onSignIn() gives SUPER_ADMIN_EMAIL).
   const superId = makeId(rand, "z", 0);
@@ -225,6 +267,22 @@ async function build(
     JSON.stringify(Object.fromEntries(ADMIN_PERMISSIONS.map((p) => [p, true]))),
     at0,
   );
+  // Members who identify in bench:identify-load: verified, off the waitlist, one password hash for all.
+  const memberHash = await hashPassword(MEMBER_PASSWORD);
+  const insertMember = db.prepare(
+    `insert into "user" (id, name, email, email_verified, created_at, updated_at, username, username_key, role, off_waitlist)
+     values (?, ?, ?, 1, ?, ?, ?, ?, 'user', 1)`,
+  );
+  const insertAccount = db.prepare(
+    `insert into account (id, account_id, provider_id, user_id, password, created_at, updated_at)
+     values (?, ?, 'credential', ?, ?, ?, ?)`,
+  );
+  for (let i = 0; i < MEMBERS; i++) {
+    const id = makeId(rand, "m", i);
+    const handle = `scale-member-${i + 1}`;
+    insertMember.run(id, handle, memberEmail(i), at0, at0, handle, nameKey(handle));
+    insertAccount.run(makeId(rand, "c", i + 1), id, id, memberHash, at0, at0);
+  }
   phase("songs");
 
   // Fingerprint rows through multi-row prepared INSERTs.
@@ -282,18 +340,35 @@ async function build(
   }
   db.exec("delete from fingerprint_hash");
   db.exec("insert into fingerprint_hash (hash, n) select hash, count(*) from fingerprint group by hash");
-  for (const tr of triggers) db.exec(tr.sql);
   phase("hash counts");
+  db.exec("delete from fingerprint_triplet_key");
+  const inv = writeInvariantIndex(db, {
+    catalogue: catalogue.indexes.map((i) => ({
+      songId: trackSongIds[i] as string,
+      seconds: (corpus.tracks[i] as Corpus["tracks"][number]).seconds,
+      entries: invariant.tracks[i] as CorpusInvariant["tracks"][number],
+    })),
+    filler: { songIds: bgIds, seconds: durations },
+    createdAt: at0,
+    seed: 0x1a7 ^ hours,
+    log,
+  });
+  log(
+    `    ${inv.rows.toLocaleString("en")} invariant rows (${inv.catalogueRows.toLocaleString("en")} real, ${inv.fillerRows.toLocaleString("en")} filler, ${inv.duplicates} duplicates left out), ${inv.keys.toLocaleString("en")} keys`,
+  );
+  phase("invariant rows");
+  for (const tr of triggers) db.exec(tr.sql);
   db.exec("commit");
   phase("commit");
+  const tables = Object.keys(STORE_TABLES);
   const objects = (
     db
       .prepare(
-        `select name, sum(pgsize) as bytes from dbstat where name in
-           (select name from sqlite_master where tbl_name = 'fingerprint') group by name order by name`,
+        `select d.name, m.tbl_name as tbl, sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name
+         where m.tbl_name in (${tables.map(() => "?").join(", ")}) group by d.name order by m.tbl_name, d.name`,
       )
-      .all() as { name: string; bytes: number }[]
-  ).map((o) => ({ name: o.name, bytes: Number(o.bytes) }));
+      .all(...tables) as { name: string; tbl: string; bytes: number }[]
+  ).map((o) => ({ name: o.name, group: STORE_TABLES[o.tbl] as StoreGroup, bytes: Number(o.bytes) }));
   phase("dbstat");
   // As the server leaves it: WAL (it sets this itself too). No ANALYZE: the app never runs it.
   db.pragma("journal_mode = WAL");
@@ -303,11 +378,16 @@ async function build(
     catalogueSongs: catalogue.indexes.length,
     backgroundSongs: S,
     rows: catalogue.rows + R,
+    invariant: inv,
     trackSongIds,
     heldOut: [...held].map((i) => corpus.tracks[i]?.name ?? String(i)),
     catalogueHours: catalogue.seconds / 3600,
     layout,
-    build: { seconds: (performance.now() - started) / 1000, phases },
+    build: {
+      seconds: (performance.now() - started) / 1000,
+      phases,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    },
     objects,
   };
 }
