@@ -48,6 +48,7 @@ const { values } = parseArgs({
 const runStart = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+const loadAtStart = loadavg();
 const hours = Number(values.hours);
 const perKind = Number(values.clips);
 const unknownCount = Number(values.unknown);
@@ -138,6 +139,7 @@ try {
     snrDb: SNR_DB,
     clipSeconds: CLIP_SECONDS,
     sendRate,
+    loadAtStart,
     loadBefore,
     loadAfter,
     runSeconds: (performance.now() - runStart) / 1000,

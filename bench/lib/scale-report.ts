@@ -25,7 +25,8 @@ export type ReportInput = {
   clipSeconds: number;
   /** The PCM rate the clips were sent at. */
   sendRate: number;
-  /** /proc/loadavg before the run and after it. */
+  /** /proc/loadavg when the run started (before any build), before the queries and after them. */
+  loadAtStart: string;
   loadBefore: string;
   loadAfter: string;
   /** Wall time of the whole run (corpus, database, queries), seconds. */
@@ -232,7 +233,7 @@ export function report(r: ReportInput): string {
   return [
     `## Recognition at scale: ${hours.toLocaleString("en")} h indexed${r.sendRate === 11_025 ? "" : `, clips sent at ${r.sendRate.toLocaleString("en")} Hz`}`,
     "",
-    `Machine: ${os.cpus().length} cores, ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Load average (1, 5, 15 min) before the queries: ${r.loadBefore}; after: ${r.loadAfter}. Server: ${r.server}, SQLite, its own process (AUDIO_WORKERS default: ${Math.max(1, Math.min(4, os.availableParallelism() - 1))} thread). Run: ${f0(r.runSeconds)} s end to end${db.reused ? " (database reused from the cache)" : ""}.`,
+    `Machine: ${os.cpus().length} cores, ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Load average (1, 5, 15 min) at the run's start: ${r.loadAtStart}; before the queries: ${r.loadBefore} (the build's own load included); after them: ${r.loadAfter}. Server: ${r.server}, SQLite, its own process (AUDIO_WORKERS default: ${Math.max(1, Math.min(4, os.availableParallelism() - 1))} thread). Run: ${f0(r.runSeconds)} s end to end${db.reused ? " (database reused from the cache)" : ""}.`,
     "",
     ...targetsSection(r),
     "",
