@@ -10,7 +10,8 @@
  * ms after each answer, a 503's or 429's Retry-After waited out); and both together. Clips: 5-10 s of the real
  * tracks, plain, sped up x1.15, slowed x0.85, pitch -2 semitones and unknown music in turn, white noise at 10 dB
  * SNR, 16-bit PCM at 11,025 Hz to POST /api/identify/pcm. Prints a Markdown section: browsing p50/p99 with and
- * without the identify load, identify p50/p95, the 503s, and the wait in the audio pool's queue.
+ * without the identify load, identify p50/p95, the 503s, and the wait in the audio pool's queue; `--out FILE` puts
+ * it in FILE, replacing the section of the same heading.
  *
  * The hourly Identify limits (30 per member, 60 per address: every member here shares 127.0.0.1) are raised to
  * 100,000 through IDENTIFY_PER_MEMBER_HOUR and IDENTIFY_PER_ADDRESS_HOUR, so they are still counted (a database
@@ -26,6 +27,7 @@ import { CACHE_ROOT } from "./lib/api-db.js";
 import { rssSampler, startServer } from "./lib/api-processes.js";
 import type { BrowseConfig, BrowseResult } from "./lib/identify-browse.js";
 import type { ClipFile, IdentifyRecord, MembersConfig } from "./lib/identify-members.js";
+import { writeSection } from "./lib/results-section.js";
 import { loadCorpus } from "./lib/scale-corpus.js";
 import { MEMBER_PASSWORD, MEMBERS, memberEmail, prepareScaleDb } from "./lib/scale-db.js";
 import { loadCorpusInvariant } from "./lib/scale-invariant.js";
@@ -302,6 +304,6 @@ const markdown = [
 ].join("\n");
 console.log(markdown);
 if (values.out) {
-  writeFileSync(values.out, `# bench:identify-load\n\n${markdown}\n`);
+  writeSection(values.out, "bench:identify-load", markdown);
   log(`written to ${values.out}`);
 }

@@ -16,11 +16,12 @@
  * section in FILE, replacing the one of the same heading (size and rate). `--profile DIR` runs the server with
  * `--cpu-prof` and leaves the profile in DIR. Not part of `npm test`.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_ROOT } from "./lib/api-db.js";
 import { rssMb, startHelloWorld, startServer } from "./lib/api-processes.js";
+import { writeSection } from "./lib/results-section.js";
 import { CLIP_RATE, catalogueOf, loadCorpus } from "./lib/scale-corpus.js";
 import { prepareScaleDb, SUPER_EMAIL, SUPER_PASSWORD } from "./lib/scale-db.js";
 import { loadCorpusInvariant } from "./lib/scale-invariant.js";
@@ -153,24 +154,6 @@ try {
 }
 console.log(markdown);
 if (values.out) {
-  writeSection(values.out, markdown);
+  writeSection(values.out, "bench:recognition-scale", markdown);
   log(`written to ${values.out}`);
-}
-
-/** Put a run's section (from its "## " heading to the next) in `file`, replacing one with the same heading. */
-function writeSection(file: string, section: string): void {
-  const heading = section.split("\n")[0] as string;
-  let text = "";
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    text = "# bench:recognition-scale\n";
-  }
-  const at = text.indexOf(`${heading}\n`);
-  if (at < 0) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}\n`);
-    return;
-  }
-  const next = text.indexOf("\n## ", at + heading.length);
-  writeFileSync(file, `${text.slice(0, at)}${section}\n${next < 0 ? "" : text.slice(next)}`);
 }
